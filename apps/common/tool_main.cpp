@@ -1,0 +1,65 @@
+#include "common/tool_main.hpp"
+
+#include <omp.h>
+
+#include <cstdio>
+#include <new>
+
+#include "core/error.hpp"
+#include "core/log.hpp"
+#include "core/version.hpp"
+
+namespace gdp::app {
+
+int CommonOptions::thread_count() const { return threads > 0 ? threads : omp_get_num_procs(); }
+
+void add_common_options(CLI::App& app, CommonOptions& o) {
+  app.add_flag("--cpu", o.cpu, "Run the CPU reference instead of the GPU")->group("Common");
+  app.add_option("--threads", o.threads, "CPU threads (default: all cores)")->check(CLI::Range(1, 4096))->group("Common");
+  app.add_option("--device", o.device, "GPU to use (default: the first); an error if it does not exist")->group("Common");
+  app.add_option("-o,--output", o.output, "Write results to FILE (default: standard output)")->group("Common");
+  app.add_option("--report", o.report, "Write a JSON timing report to FILE")->group("Common");
+  app.add_flag("-v,--verbose", o.verbose, "More messages on stderr")->group("Common");
+  app.add_flag("-q,--quiet", o.quiet, "Only errors on stderr")->group("Common");
+  app.set_version_flag("--version", std::string(version));
+}
+
+std::string command_line(int argc, char** argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
+  return s;
+}
+
+int tool_main(const std::string& tool, CLI::App& app, int argc, char** argv, const CommonOptions& common,
+              const std::function<void()>& body) {
+  init_logging(tool, 0);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    spdlog::error("{} (see {} --help)", e.what(), tool);
+    return exit_bad_input;
+  }
+  init_logging(tool, common.verbosity());
+  try {
+    body();
+    return exit_ok;
+  } catch (const InputError& e) {
+    spdlog::error("{}", e.what());
+    return exit_bad_input;
+  } catch (const RunError& e) {
+    spdlog::error("{}", e.what());
+  } catch (const std::bad_alloc&) {
+    spdlog::error("out of memory");
+  } catch (const std::exception& e) {
+    spdlog::error("internal error: {}", e.what());
+  }
+  return exit_failure;
+}
+
+}  // namespace gdp::app

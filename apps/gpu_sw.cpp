@@ -1,0 +1,174 @@
+// gpu-sw: pairwise alignment with affine gaps, every query against every target.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/tool_main.hpp"
+#include "core/device.hpp"
+#include "core/error.hpp"
+#include "core/log.hpp"
+#include "core/output_file.hpp"
+#include "core/progress.hpp"
+#include "core/report.hpp"
+#include "core/scoring.hpp"
+#include "core/sequence_reader.hpp"
+#include "core/timer.hpp"
+#include "io/pairwise_writer.hpp"
+#include "pairwise/pairwise.hpp"
+
+namespace {
+
+constexpr const char* tool = "gpu-sw";
+
+constexpr const char* description = R"(gpu-sw: exact pairwise alignment with affine gaps (Smith-Waterman/Gotoh,
+Needleman-Wunsch, semi-global), every query against every target.
+
+Inputs are FASTA or FASTQ, plain or gzip-compressed; '-' reads standard input.
+Gap cost: a gap of length k costs OPEN + k*EXTEND (as in BLAST). EMBOSS and
+parasail charge OPEN' + (k-1)*EXTEND: their --gapopen 10 --gapextend 0.5 is our
+--gap-open 9.5 ... i.e. our OPEN = their OPEN' - EXTEND.
+Defaults: DNA/RNA match 2, mismatch -3, open 5, extend 2;
+          protein BLOSUM62, open 11, extend 1.
+Coordinates are 1-based and inclusive; CIGAR uses =/X/I/D (I: a query letter
+against a gap, D: a target letter against a gap).
+
+Examples:
+  gpu-sw query.fa target.fa                      # local alignment, pair format
+  gpu-sw --mode global --format sam q.fa t.fa > out.sam
+  gpu-sw --score-only --format tsv reads.fa genome.fa.gz
+  gpu-sw --matrix BLOSUM62 --gap-open 11 --gap-extend 1 prot1.fa prot2.fa
+  gpu-sw --cpu --threads 16 --top 5 --format json queries.fa db.fa
+)";
+
+struct SwOptions {
+  std::string query_path, target_path;
+  std::string mode = "local", format = "pair", alphabet = "auto";
+  std::optional<int> match, mismatch, gap_open, gap_extend;
+  std::string matrix;
+  bool score_only = false;
+  std::size_t top = 0;
+};
+
+gdp::ScoringScheme make_scheme(const SwOptions& o, gdp::Alphabet alphabet) {
+  const bool nucleotide = gdp::is_nucleotide(alphabet);
+  if (!nucleotide && (o.match || o.mismatch))
+    throw gdp::InputError("--match/--mismatch score nucleotides; for protein use --matrix (default BLOSUM62)");
+  if (!o.matrix.empty() && (o.match || o.mismatch))
+    throw gdp::InputError("--matrix and --match/--mismatch cannot be used together");
+  gdp::ScoringScheme s = !o.matrix.empty() ? gdp::matrix_scheme(o.matrix)
+                         : nucleotide      ? gdp::match_mismatch_scheme(o.match.value_or(2), o.mismatch.value_or(-3))
+                                           : gdp::matrix_scheme("BLOSUM62");
+  gdp::set_gap_costs(s, o.gap_open.value_or(nucleotide ? 5 : 11), o.gap_extend.value_or(nucleotide ? 2 : 1));
+  return s;
+}
+
+void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::string& cmdline) {
+  namespace pw = gdp::pairwise;
+  const pw::Mode mode = pw::parse_mode(o.mode);
+  const gdp::io::PairFormat format = gdp::io::parse_pair_format(o.format);
+  gdp::Alphabet alphabet = gdp::parse_alphabet(o.alphabet);
+  if (format == gdp::io::PairFormat::sam && o.score_only)
+    throw gdp::InputError("SAM needs an alignment: use --format tsv or json with --score-only");
+  if (o.query_path == "-" && o.target_path == "-") throw gdp::InputError("only one input can be standard input");
+
+  const auto choice = gdp::choose_device(common.cpu, common.device);
+  if (choice.use_gpu) {
+    if (common.device) throw gdp::InputError("--device: this version of gpu-sw has no GPU path yet; use --cpu");
+    spdlog::info("this version of gpu-sw has no GPU path yet; running on the CPU");
+  } else if (!choice.reason.empty()) {
+    spdlog::info("{}", choice.reason);
+  }
+
+  gdp::TimingReport report;
+  report.tool = tool;
+  gdp::Timer timer;
+  const gdp::SequenceFile queries = gdp::read_sequences(o.query_path);
+  const gdp::SequenceFile targets = gdp::read_sequences(o.target_path);
+  if (alphabet == gdp::Alphabet::automatic) {
+    std::vector<const std::string*> all;
+    for (const auto* f : {&queries, &targets})
+      for (const auto& r : f->records) all.push_back(&r.residues);
+    alphabet = gdp::detect_alphabet(all);
+    spdlog::debug("alphabet: {}", gdp::to_string(alphabet));
+  }
+  const gdp::ScoringScheme scheme = make_scheme(o, alphabet);
+  std::vector<std::vector<std::uint8_t>> qranks, tranks;
+  std::int64_t longest_q = 0, longest_t = 0;
+  for (std::size_t i = 0; i < queries.records.size(); ++i) {
+    qranks.push_back(gdp::encode(queries, i, scheme, alphabet));
+    longest_q = std::max<std::int64_t>(longest_q, static_cast<std::int64_t>(qranks.back().size()));
+  }
+  for (std::size_t i = 0; i < targets.records.size(); ++i) {
+    tranks.push_back(gdp::encode(targets, i, scheme, alphabet));
+    longest_t = std::max<std::int64_t>(longest_t, static_cast<std::int64_t>(tranks.back().size()));
+  }
+  pw::check_score_range(longest_q, longest_t, scheme);
+  report.add_phase("read", timer.seconds());
+
+  const int threads = common.thread_count();
+  const double cells = static_cast<double>(queries.total_residues()) * static_cast<double>(targets.total_residues());
+  gdp::Progress progress(tool, static_cast<std::uint64_t>(cells), !common.quiet);
+  pw::Options options;
+  options.mode = mode;
+  options.score_only = o.score_only;
+  options.backend = threads > 1 ? pw::Backend::cpu_openmp : pw::Backend::cpu_scalar;
+  options.threads = threads;
+  options.progress = &progress;
+  std::vector<std::span<const std::uint8_t>> qspans(qranks.begin(), qranks.end()), tspans(tranks.begin(), tranks.end());
+  timer.restart();
+  const std::vector<pw::Hit> hits = pw::align_all(qspans, tspans, scheme, options, o.top);
+  report.add_phase("compute", timer.seconds());
+
+  timer.restart();
+  gdp::OutputFile out(common.output);
+  gdp::io::PairRun run{tool, cmdline, mode, o.score_only, &scheme, {}};
+  for (const auto& r : targets.records) run.targets.push_back(&r);
+  auto writer = gdp::io::make_pair_writer(format, out.stream(), run);
+  writer->begin();
+  for (std::size_t k = 0; k < hits.size(); ++k) {
+    const pw::Hit& h = hits[k];
+    const bool secondary = k > 0 && hits[k - 1].query == h.query;
+    writer->write({&queries.records[h.query], &targets.records[h.target], qranks[h.query], tranks[h.target],
+                   h.alignment, secondary});
+  }
+  writer->end();
+  out.commit();
+  report.add_phase("write", timer.seconds());
+
+  if (!common.report.empty()) {
+    report.backend = std::string(pw::to_string(options.backend));
+    report.device = gdp::cpu_name();
+    report.threads = threads;
+    report.inputs = {{"queries", static_cast<double>(queries.records.size())},
+                     {"targets", static_cast<double>(targets.records.size())},
+                     {"query_residues", static_cast<double>(queries.total_residues())},
+                     {"target_residues", static_cast<double>(targets.total_residues())}};
+    report.work = cells;
+    gdp::write_report(report, common.report);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{description, tool};
+  app.get_formatter()->column_width(34);
+  SwOptions o;
+  gdp::app::CommonOptions common;
+  app.add_option("query", o.query_path, "Query sequences (FASTA/FASTQ, .gz ok, '-' for stdin)")->required();
+  app.add_option("target", o.target_path, "Target sequences (FASTA/FASTQ, .gz ok, '-' for stdin)")->required();
+  app.add_option("--mode", o.mode, "local | global | semiglobal (every query letter aligned, target ends free)")
+      ->capture_default_str();
+  app.add_flag("--score-only", o.score_only, "Score and end coordinates only, in linear memory");
+  app.add_option("--format", o.format, "pair | sam | tsv | json")->capture_default_str();
+  app.add_option("--alphabet", o.alphabet, "auto | dna | rna | protein")->capture_default_str();
+  app.add_option("--matrix", o.matrix, "Substitution matrix: BLOSUM45/50/62/80/90, PAM30/70/250, EDNAFULL, or an NCBI-format file");
+  app.add_option("--match", o.match, "Nucleotide match score (default 2)");
+  app.add_option("--mismatch", o.mismatch, "Nucleotide mismatch score (default -3)");
+  app.add_option("--gap-open", o.gap_open, "Gap open cost (default 5 DNA, 11 protein)");
+  app.add_option("--gap-extend", o.gap_extend, "Gap extend cost per letter (default 2 DNA, 1 protein)");
+  app.add_option("--top", o.top, "Keep each query's K best targets (default: all)")->check(CLI::PositiveNumber);
+  gdp::app::add_common_options(app, common);
+  const std::string cmdline = gdp::app::command_line(argc, argv);
+  return gdp::app::tool_main(tool, app, argc, argv, common, [&] { run(o, common, cmdline); });
+}

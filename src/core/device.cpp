@@ -1,0 +1,73 @@
+#include "core/device.hpp"
+
+#include <fstream>
+
+#include "core/error.hpp"
+
+#ifdef GPUDP_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+namespace gdp {
+
+bool built_with_cuda() {
+#ifdef GPUDP_HAVE_CUDA
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::vector<GpuInfo> list_gpus() {
+  std::vector<GpuInfo> gpus;
+#ifdef GPUDP_HAVE_CUDA
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky "no device" error
+    return gpus;
+  }
+  for (int i = 0; i < count; ++i) {
+    cudaDeviceProp p{};
+    if (cudaGetDeviceProperties(&p, i) != cudaSuccess) continue;
+    gpus.push_back({i, p.name, p.totalGlobalMem, p.multiProcessorCount});
+  }
+#endif
+  return gpus;
+}
+
+std::string cpu_name() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+    }
+  return "CPU";
+}
+
+DeviceChoice choose_device(bool want_cpu, std::optional<int> device) {
+  DeviceChoice choice;
+  if (want_cpu) {
+    if (device) throw InputError("--cpu and --device cannot be used together");
+    return choice;
+  }
+  const auto gpus = list_gpus();
+  if (device) {
+    if (!built_with_cuda()) throw InputError("--device " + std::to_string(*device) + " given, but this build has no CUDA support");
+    if (*device < 0 || *device >= static_cast<int>(gpus.size()))
+      throw InputError("--device " + std::to_string(*device) + " does not exist (" + std::to_string(gpus.size()) + " GPU(s) found)");
+    choice.use_gpu = true;
+    choice.gpu = gpus[static_cast<std::size_t>(*device)];
+    return choice;
+  }
+  if (gpus.empty()) {
+    choice.reason = built_with_cuda() ? "no GPU found; running on the CPU" : "built without CUDA; running on the CPU";
+    return choice;
+  }
+  choice.use_gpu = true;
+  choice.gpu = gpus.front();
+  return choice;
+}
+
+}  // namespace gdp

@@ -1,0 +1,174 @@
+// The only translation unit that includes seqan3 (slow to compile).
+// zlib reads the file (plain or gzip) into memory; a line scan records where
+// each record and sequence line starts, for error messages, and rejects what
+// seqan3 would silently drop (digits, punctuation); seqan3 parses the records.
+#include "core/sequence_reader.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <istream>
+#include <seqan3/io/sequence_file/input.hpp>
+#include <streambuf>
+#include <unistd.h>
+
+#include "core/error.hpp"
+
+namespace gdp {
+namespace {
+
+std::string read_all(const std::string& path, const std::string& name) {
+  if (path != "-") {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) throw InputError(name, 0, "cannot open: no such file");
+    if (std::filesystem::is_directory(path, ec)) throw InputError(name, 0, "cannot read: is a directory");
+  }
+  gzFile in = path == "-" ? gzdopen(dup(STDIN_FILENO), "rb") : gzopen(path.c_str(), "rb");
+  if (!in) throw InputError(name, 0, std::string("cannot open: ") + std::strerror(errno));
+  std::string text;
+  std::vector<char> buf(1 << 20);
+  for (;;) {
+    int got = gzread(in, buf.data(), static_cast<unsigned>(buf.size()));
+    if (got < 0) {
+      int err = 0;
+      std::string msg = gzerror(in, &err);
+      gzclose(in);
+      throw InputError(name, 0, "cannot read: " + (err == Z_ERRNO ? std::string(std::strerror(errno)) : msg));
+    }
+    if (got == 0) break;
+    text.append(buf.data(), static_cast<std::size_t>(got));
+  }
+  gzclose(in);
+  return text;
+}
+
+// A read-only stream over text already in memory (no copy).
+struct MemoryBuffer : std::streambuf {
+  explicit MemoryBuffer(std::string& s) { setg(s.data(), s.data(), s.data() + s.size()); }
+};
+
+bool allowed_residue_char(unsigned char c) { return std::isalpha(c) || c == '*' || c == '-' || c == '.'; }
+
+// FASTA: a record per '>' line; checks the characters of sequence lines.
+std::vector<SequenceRecord> scan_fasta(const std::string& text, const std::string& name) {
+  std::vector<SequenceRecord> records;
+  std::size_t line = 0, pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    ++line;
+    std::string_view l(text.data() + pos, end - pos);
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    if (!l.empty() && l.front() == '>') {
+      records.emplace_back();
+      records.back().line = line;
+    } else {
+      std::uint32_t residues = 0;
+      for (unsigned char c : l) {
+        if (std::isspace(c)) continue;
+        if (records.empty()) throw InputError(name, line, "not FASTA or FASTQ: expected '>' or '@' before the first sequence");
+        if (!allowed_residue_char(c))
+          throw InputError(name, line, std::string("unexpected character '") + static_cast<char>(c) + "' in a sequence");
+        ++residues;
+      }
+      if (!records.empty()) records.back().line_lengths.push_back(residues);
+    }
+    pos = end + 1;
+  }
+  return records;
+}
+
+// FASTQ: records of four lines (the usual form); seqan3 checks the rest.
+std::vector<SequenceRecord> scan_fastq(const std::string& text) {
+  std::vector<SequenceRecord> records;
+  std::size_t line = 0, pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    ++line;
+    if ((line - 1) % 4 == 0 && end > pos) {
+      records.emplace_back();
+      records.back().line = line;
+    } else if ((line - 1) % 4 == 1 && !records.empty()) {
+      std::string_view l(text.data() + pos, end - pos);
+      records.back().line_lengths.push_back(static_cast<std::uint32_t>(
+          std::count_if(l.begin(), l.end(), [](unsigned char c) { return !std::isspace(c); })));
+    }
+    pos = end + 1;
+  }
+  return records;
+}
+
+struct RawTraits : seqan3::sequence_file_input_default_traits_dna {
+  using sequence_alphabet = char;
+  using sequence_legal_alphabet = char;
+  template <typename Alph>
+  using sequence_container = std::basic_string<Alph>;
+};
+
+template <typename Format>
+void parse(std::string& text, std::vector<SequenceRecord>& records, const std::string& name) {
+  MemoryBuffer buffer(text);
+  std::istream stream(&buffer);
+  using Fields = seqan3::fields<seqan3::field::id, seqan3::field::seq>;
+  seqan3::sequence_file_input<RawTraits, Fields, seqan3::type_list<Format>> file{stream, Format{}};
+  std::size_t i = 0;
+  try {
+    for (auto& rec : file) {
+      if (i >= records.size()) throw InputError(name, 0, "malformed record after record " + std::to_string(i));
+      SequenceRecord& r = records[i];
+      const std::string& header = rec.id();
+      const std::size_t cut = header.find_first_of(" \t");
+      r.id = header.substr(0, cut);
+      if (cut != std::string::npos) {
+        const std::size_t rest = header.find_first_not_of(" \t", cut);
+        if (rest != std::string::npos) r.description = header.substr(rest);
+      }
+      r.residues = std::move(rec.sequence());
+      std::transform(r.residues.begin(), r.residues.end(), r.residues.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+      ++i;
+    }
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    const std::size_t line = i < records.size() ? records[i].line : 0;
+    throw InputError(name, line, std::string("malformed record: ") + e.what());
+  }
+  if (i != records.size()) throw InputError(name, 0, "malformed file: read " + std::to_string(i) + " of " + std::to_string(records.size()) + " records");
+}
+
+}  // namespace
+
+SequenceFile read_sequences(const std::string& path) {
+  SequenceFile file;
+  file.path = path;
+  const std::string name = file.display_name();
+  std::string text = read_all(path, name);
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) throw InputError(name, 0, "empty file: no sequences");
+  if (text[first] == '>') {
+    file.records = scan_fasta(text, name);
+    parse<seqan3::format_fasta>(text, file.records, name);
+  } else if (text[first] == '@') {
+    file.records = scan_fastq(text);
+    parse<seqan3::format_fastq>(text, file.records, name);
+  } else {
+    const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(first), '\n'));
+    throw InputError(name, line, "not FASTA or FASTQ: expected '>' or '@'");
+  }
+  for (const SequenceRecord& r : file.records) {
+    if (r.id.empty()) throw InputError(name, r.line, "record has no name");
+    if (r.residues.empty()) throw InputError(name, r.line, "record '" + r.id + "' has no sequence");
+    std::size_t scanned = 0;
+    for (auto n : r.line_lengths) scanned += n;
+    if (scanned != r.residues.size()) throw InputError(name, r.line, "malformed record '" + r.id + "'");
+  }
+  return file;
+}
+
+}  // namespace gdp

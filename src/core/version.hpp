@@ -1,0 +1,4 @@
+#pragma once
+namespace gdp {
+inline constexpr const char* version = GPUDP_VERSION;  // from CMakeLists.txt
+}

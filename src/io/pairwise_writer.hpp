@@ -1,0 +1,52 @@
+#pragma once
+// Writers of gpu-sw results: pair (EMBOSS-like), SAM, TSV, JSON lines.
+#include <cstdint>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/scoring.hpp"
+#include "core/sequence.hpp"
+#include "pairwise/pairwise.hpp"
+
+namespace gdp::io {
+
+enum class PairFormat { pair, sam, tsv, json };
+PairFormat parse_pair_format(std::string_view name);  // throws InputError
+
+struct PairRun {
+  std::string tool, command_line;
+  pairwise::Mode mode = pairwise::Mode::local;
+  bool score_only = false;
+  const ScoringScheme* scheme = nullptr;
+  std::vector<const SequenceRecord*> targets;  // for the SAM header
+};
+
+struct PairResult {
+  const SequenceRecord* query = nullptr;
+  const SequenceRecord* target = nullptr;
+  std::span<const std::uint8_t> query_ranks, target_ranks;
+  pairwise::Alignment alignment;
+  bool secondary = false;  // not the query's best (SAM flag 256)
+};
+
+class PairWriter {
+ public:
+  virtual ~PairWriter() = default;
+  virtual void begin() {}
+  virtual void write(const PairResult& r) = 0;
+  virtual void end() {}
+};
+
+std::unique_ptr<PairWriter> make_pair_writer(PairFormat format, std::ostream& out, const PairRun& run);
+
+// Counts over the columns of an alignment.
+struct AlignmentStats {
+  std::int64_t length = 0, identical = 0, similar = 0, gaps = 0, edits = 0;
+  double identity_percent() const { return length ? 100.0 * static_cast<double>(identical) / static_cast<double>(length) : 0.0; }
+};
+AlignmentStats alignment_stats(const PairResult& r, const ScoringScheme& scheme);
+
+}  // namespace gdp::io

@@ -1,0 +1,56 @@
+// SAM 1.6: the query is the read, the target the reference. Local alignments
+// soft-clip the query's unaligned ends. Score-only runs cannot write SAM
+// (the app refuses the combination).
+#include "core/version.hpp"
+#include "io/writers.hpp"
+
+namespace gdp::io {
+namespace {
+
+class SamWriter : public PairWriter {
+ public:
+  SamWriter(std::ostream& out, const PairRun& run) : out_(out), run_(run) {}
+  void begin() override {
+    out_ << "@HD\tVN:1.6\tSO:unsorted\n";
+    for (const SequenceRecord* t : run_.targets) out_ << "@SQ\tSN:" << t->id << "\tLN:" << t->residues.size() << '\n';
+    out_ << "@PG\tID:" << run_.tool << "\tPN:" << run_.tool << "\tVN:" << version << "\tCL:" << run_.command_line << '\n';
+  }
+  void write(const PairResult& r) override {
+    const auto& a = r.alignment;
+    const std::string& seq = r.query->residues;
+    if (a.empty()) {  // unmapped: nothing aligned with a positive score
+      out_ << r.query->id << "\t4\t*\t0\t0\t*\t*\t0\t0\t" << seq << "\t*\tAS:i:" << a.score << '\n';
+      return;
+    }
+    const std::int64_t m = static_cast<std::int64_t>(seq.size());
+    std::string cigar;
+    if (a.query_begin > 0) cigar += std::to_string(a.query_begin) + 'S';
+    cigar += pairwise::cigar_string(a.cigar);
+    if (a.query_end < m) cigar += std::to_string(m - a.query_end) + 'S';
+    const AlignmentStats s = alignment_stats(r, *run_.scheme);
+    out_ << r.query->id << '\t' << (r.secondary ? 256 : 0) << '\t' << r.target->id << '\t' << a.target_begin + 1
+         << "\t255\t" << cigar << "\t*\t0\t0\t" << seq << "\t*\tAS:i:" << a.score << "\tNM:i:" << s.edits << '\n';
+  }
+
+ private:
+  std::ostream& out_;
+  const PairRun& run_;
+};
+
+}  // namespace
+
+std::unique_ptr<PairWriter> make_sam_writer(std::ostream& out, const PairRun& run) {
+  return std::make_unique<SamWriter>(out, run);
+}
+
+std::unique_ptr<PairWriter> make_pair_writer(PairFormat format, std::ostream& out, const PairRun& run) {
+  switch (format) {
+    case PairFormat::pair: return make_emboss_pair_writer(out, run);
+    case PairFormat::sam: return make_sam_writer(out, run);
+    case PairFormat::tsv: return make_tsv_writer(out, run);
+    case PairFormat::json: return make_json_writer(out, run);
+  }
+  return nullptr;
+}
+
+}  // namespace gdp::io

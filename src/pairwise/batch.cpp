@@ -1,0 +1,60 @@
+// Every query against every target. Many pairs run in parallel, one pair a
+// thread; few pairs run one after another, each spread over the threads.
+#include <algorithm>
+#include <numeric>
+
+#include "pairwise/pairwise.hpp"
+
+namespace gdp::pairwise {
+namespace {
+
+void align_pairs(std::vector<Hit>& hits, const std::vector<Residues>& queries, const std::vector<Residues>& targets,
+                 const ScoringScheme& scheme, Options o) {
+  const bool pairs_in_parallel = o.backend == Backend::cpu_openmp && o.threads > 1 &&
+                                 hits.size() >= static_cast<std::size_t>(o.threads);
+  if (!pairs_in_parallel) {
+    for (Hit& h : hits) h.alignment = align(queries[h.query], targets[h.target], scheme, o);
+    return;
+  }
+  Options one = o;
+  one.backend = Backend::cpu_scalar;
+  one.threads = 1;
+  const std::int64_t count = static_cast<std::int64_t>(hits.size());
+#pragma omp parallel for schedule(dynamic, 1) num_threads(o.threads)
+  for (std::int64_t k = 0; k < count; ++k) {
+    Hit& h = hits[static_cast<std::size_t>(k)];
+    h.alignment = align(queries[h.query], targets[h.target], scheme, one);
+  }
+}
+
+}  // namespace
+
+std::vector<Hit> align_all(const std::vector<Residues>& queries, const std::vector<Residues>& targets,
+                           const ScoringScheme& scheme, const Options& o, std::size_t top_k) {
+  std::vector<Hit> hits;
+  hits.reserve(queries.size() * targets.size());
+  for (std::size_t q = 0; q < queries.size(); ++q)
+    for (std::size_t t = 0; t < targets.size(); ++t) hits.push_back({q, t, {}});
+  const bool select = top_k > 0 && top_k < targets.size();
+  // With --top, score everything first and align only the pairs kept.
+  Options first = o;
+  first.score_only = o.score_only || select;
+  align_pairs(hits, queries, targets, scheme, first);
+  if (!select) return hits;
+
+  std::vector<Hit> kept;
+  for (std::size_t q = 0; q < queries.size(); ++q) {
+    auto begin = hits.begin() + static_cast<std::ptrdiff_t>(q * targets.size());
+    auto end = begin + static_cast<std::ptrdiff_t>(targets.size());
+    std::stable_sort(begin, end, [](const Hit& a, const Hit& b) { return a.alignment.score > b.alignment.score; });
+    kept.insert(kept.end(), begin, begin + static_cast<std::ptrdiff_t>(top_k));
+  }
+  if (!o.score_only) {
+    Options rest = o;
+    rest.progress = nullptr;
+    align_pairs(kept, queries, targets, scheme, rest);
+  }
+  return kept;
+}
+
+}  // namespace gdp::pairwise

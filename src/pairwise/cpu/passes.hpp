@@ -1,0 +1,47 @@
+#pragma once
+// Score passes over the whole matrix in linear memory, and the alignment
+// builders on top of them. Internal to the engine (and its tests).
+#include <cstdint>
+#include <span>
+
+#include "core/scoring.hpp"
+#include "pairwise/pairwise.hpp"
+#include "pairwise/shape.hpp"
+
+namespace gdp {
+class Progress;
+}
+
+namespace gdp::pairwise {
+
+
+inline GapCosts gap_costs(const ScoringScheme& s) { return {s.gap_open + s.gap_extend, s.gap_extend}; }
+
+// The oracle: row by row, one cell at a time.
+PassResult score_pass_scalar(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape,
+                             LastRow last_row = {}, Progress* progress = nullptr);
+
+// Blocked anti-diagonals of tiles, in parallel with OpenMP. Same result as
+// the oracle, ties included.
+PassResult score_pass_tiled(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int threads,
+                            LastRow last_row = {}, Progress* progress = nullptr);
+
+// Full-matrix Gotoh with traceback: O(m*n) memory, for tests and tiny pairs.
+Alignment align_full_matrix(Residues q, Residues t, const ScoringScheme& scheme, Mode mode);
+
+// Myers-Miller divide and conquer: an optimal global alignment of q and t
+// in linear memory (gaps at both ends cost the full open). Appends to cigar
+// and returns the alignment's score.
+int align_linear_global(Residues q, Residues t, const ScoringScheme& scheme, int threads, Cigar& cigar,
+                        Progress* progress = nullptr);
+
+// Appends a run, merging with the last one when the operation repeats.
+inline void push_run(Cigar& cigar, Op op, std::int64_t length) {
+  if (length <= 0) return;
+  if (!cigar.empty() && cigar.back().op == op)
+    cigar.back().length += length;
+  else
+    cigar.push_back({op, length});
+}
+
+}  // namespace gdp::pairwise

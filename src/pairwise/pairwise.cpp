@@ -1,0 +1,127 @@
+// The engine's entry point: one score pass finds the score and the end cell;
+// a full alignment then finds the begin cell with a reverse pass anchored at
+// the end, and aligns the two globally in linear memory (Myers-Miller).
+#include "pairwise/pairwise.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+#include "core/error.hpp"
+#include "pairwise/cpu/passes.hpp"
+#include "pairwise/modes.hpp"
+
+namespace gdp::pairwise {
+
+Mode parse_mode(std::string_view name) {
+  if (name == "local") return Mode::local;
+  if (name == "global") return Mode::global;
+  if (name == "semiglobal") return Mode::semiglobal;
+  throw InputError("unknown mode '" + std::string(name) + "' (use local, global or semiglobal)");
+}
+
+std::string_view to_string(Mode m) {
+  switch (m) {
+    case Mode::local: return "local";
+    case Mode::global: return "global";
+    case Mode::semiglobal: return "semiglobal";
+  }
+  return "?";
+}
+
+std::string_view to_string(Backend b) {
+  switch (b) {
+    case Backend::cpu_scalar: return "cpu-scalar";
+    case Backend::cpu_openmp: return "cpu-openmp";
+  }
+  return "?";
+}
+
+std::string cigar_string(const Cigar& cigar) {
+  std::string s;
+  for (const auto& r : cigar) s += std::to_string(r.length) + static_cast<char>(r.op);
+  return s;
+}
+
+void check_score_range(std::int64_t m, std::int64_t n, const ScoringScheme& s) {
+  // Every H, E and F lies within this bound of zero; Myers-Miller adds two.
+  const double bound = static_cast<double>(m + n) * (s.max_abs_score() + s.gap_extend) + 2.0 * s.gap_open;
+  if (bound >= static_cast<double>(1 << 29))
+    throw InputError("sequences of " + std::to_string(m) + " and " + std::to_string(n) +
+                     " letters with these scores could overflow 32-bit scores; use smaller scores or gap costs");
+}
+
+namespace {
+
+PassResult pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, const Options& o) {
+  if (o.backend == Backend::cpu_openmp) return score_pass_tiled(q, t, scheme, shape, o.threads, {}, o.progress);
+  return score_pass_scalar(q, t, scheme, shape, {}, o.progress);
+}
+
+std::vector<std::uint8_t> reversed(Residues r) { return {r.rbegin(), r.rend()}; }
+
+}  // namespace
+
+Alignment align(Residues q, Residues t, const ScoringScheme& scheme, const Options& o) {
+  const Shape shape = shape_of(o.mode, scheme);
+  const PassResult end = pass(q, t, scheme, shape, o);
+  Alignment a;
+  a.score = end.score;
+  a.query_end = end.end_i;
+  a.target_end = end.end_j;
+  a.has_begin = o.mode == Mode::global;
+  if (o.mode == Mode::local && end.score == 0) {  // nothing scores above zero: the empty alignment
+    a.query_end = a.target_end = 0;
+    a.has_begin = true;
+  }
+  if (o.score_only || a.empty()) return a;
+
+  // The begin cell: a pass over the reversed prefixes, anchored at the end
+  // cell (global boundaries), reaches the best score first at the begin.
+  if (o.mode == Mode::local || o.mode == Mode::semiglobal) {
+    const auto rq = reversed(q.first(static_cast<std::size_t>(a.query_end)));
+    const auto rt = reversed(t.first(static_cast<std::size_t>(a.target_end)));
+    const Shape anchored{false, false, scheme.gap_open, o.mode == Mode::local ? End::anywhere : End::last_row};
+    const PassResult begin = pass(rq, rt, scheme, anchored, Options{o.mode, true, o.backend, o.threads, nullptr});
+    if (begin.score != a.score) throw std::logic_error("reverse pass disagrees with the forward pass");
+    a.query_begin = a.query_end - begin.end_i;
+    a.target_begin = a.target_end - begin.end_j;
+  }
+  a.has_begin = true;
+  const auto qs = q.subspan(static_cast<std::size_t>(a.query_begin), static_cast<std::size_t>(a.query_end - a.query_begin));
+  const auto ts = t.subspan(static_cast<std::size_t>(a.target_begin), static_cast<std::size_t>(a.target_end - a.target_begin));
+  const int threads = o.backend == Backend::cpu_openmp ? o.threads : 1;
+  const int score = align_linear_global(qs, ts, scheme, threads, a.cigar, o.progress);
+  if (score != a.score) throw std::logic_error("linear-space alignment scores " + std::to_string(score) + ", not " + std::to_string(a.score));
+  return a;
+}
+
+int rescore(const Alignment& a, Residues q, Residues t, const ScoringScheme& s) {
+  long long score = 0;
+  std::int64_t i = a.query_begin, j = a.target_begin;
+  for (const auto& r : a.cigar) {
+    switch (r.op) {
+      case Op::match:
+      case Op::mismatch:
+        for (std::int64_t k = 0; k < r.length; ++k, ++i, ++j) {
+          if (i >= static_cast<std::int64_t>(q.size()) || j >= static_cast<std::int64_t>(t.size()))
+            throw std::logic_error("CIGAR runs past the sequences");
+          if ((q[i] == t[j]) != (r.op == Op::match)) throw std::logic_error("CIGAR =/X disagrees with the letters");
+          score += s.score(q[i], t[j]);
+        }
+        break;
+      case Op::insertion:
+        score -= s.gap_cost(r.length);
+        i += r.length;
+        break;
+      case Op::deletion:
+        score -= s.gap_cost(r.length);
+        j += r.length;
+        break;
+    }
+  }
+  if (i != a.query_end || j != a.target_end) throw std::logic_error("CIGAR does not span the aligned ranges");
+  return static_cast<int>(score);
+}
+
+}  // namespace gdp::pairwise

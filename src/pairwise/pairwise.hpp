@@ -1,0 +1,80 @@
+#pragma once
+// gpu-sw's engine: the only header an app includes.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/scoring.hpp"
+
+namespace gdp {
+class Progress;
+}
+
+namespace gdp::pairwise {
+
+// A sequence encoded into ranks of a ScoringScheme.
+using Residues = std::span<const std::uint8_t>;
+
+enum class Mode { local, global, semiglobal };
+Mode parse_mode(std::string_view name);  // throws InputError
+std::string_view to_string(Mode m);
+
+// Which implementation computes the matrix. The scalar CPU path is the oracle.
+enum class Backend { cpu_scalar, cpu_openmp };
+std::string_view to_string(Backend b);
+
+enum class Op : char { match = '=', mismatch = 'X', insertion = 'I', deletion = 'D' };
+struct CigarRun {
+  Op op;
+  std::int64_t length;
+};
+using Cigar = std::vector<CigarRun>;
+// "5=1X2I3=" (empty string for an empty alignment).
+std::string cigar_string(const Cigar& cigar);
+
+struct Alignment {
+  int score = 0;
+  // 0-based half-open ranges of the aligned parts. In score-only results
+  // the begins are unknown (has_begin false); for an empty local alignment
+  // (score 0) all four are 0 and the cigar is empty.
+  std::int64_t query_begin = 0, query_end = 0, target_begin = 0, target_end = 0;
+  bool has_begin = false;
+  Cigar cigar;  // empty for score-only
+  bool empty() const { return query_end == query_begin && target_end == target_begin; }
+};
+
+struct Options {
+  Mode mode = Mode::local;
+  bool score_only = false;
+  Backend backend = Backend::cpu_scalar;
+  int threads = 1;                 // for cpu_openmp
+  Progress* progress = nullptr;    // cells done are added here, if set
+};
+
+// Throws InputError when scores for sequences this long could leave the
+// range an int32 engine handles exactly.
+void check_score_range(std::int64_t query_length, std::int64_t target_length, const ScoringScheme& scheme);
+
+// Aligns one pair (ranks of `scheme`).
+Alignment align(Residues query, Residues target,
+                const ScoringScheme& scheme, const Options& options);
+
+struct Hit {
+  std::size_t query = 0, target = 0;  // indices into the inputs
+  Alignment alignment;
+};
+
+// Every query against every target, grouped by query. With top_k > 0 only
+// each query's top_k best targets are kept, best first (ties in target
+// order); otherwise every pair, in target order.
+std::vector<Hit> align_all(const std::vector<Residues>& queries,
+                           const std::vector<Residues>& targets, const ScoringScheme& scheme,
+                           const Options& options, std::size_t top_k = 0);
+
+// Re-scores an alignment from its CIGAR; the result must equal its score.
+int rescore(const Alignment& a, Residues query, Residues target,
+            const ScoringScheme& scheme);
+
+}  // namespace gdp::pairwise
