@@ -22,9 +22,10 @@ PassResult score_pass_scalar(Residues q, Residues t, const ScoringScheme& scheme
                              LastRow last_row = {}, Progress* progress = nullptr);
 
 // Blocked anti-diagonals of tiles, in parallel with OpenMP. Same result as
-// the oracle, ties included.
+// the oracle, ties included. tile_side 0 chooses the size from the matrix and
+// leaves small matrices to the scalar pass; tests force other sizes.
 PassResult score_pass_tiled(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int threads,
-                            LastRow last_row = {}, Progress* progress = nullptr);
+                            LastRow last_row = {}, Progress* progress = nullptr, std::int64_t tile_side = 0);
 
 // Full-matrix Gotoh with traceback: O(m*n) memory, for tests and tiny pairs.
 Alignment align_full_matrix(Residues q, Residues t, const ScoringScheme& scheme, Mode mode);

@@ -58,12 +58,11 @@ PassResult sweep_tile(Residues q, Residues t, const ScoringScheme& scheme, GapCo
 
 template <bool Local>
 PassResult run(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int threads,
-               LastRow last_row, Progress* progress) {
+               LastRow last_row, Progress* progress, std::int64_t side) {
   const GapCosts g = gap_costs(scheme);
   const std::int64_t m = static_cast<std::int64_t>(q.size()), n = static_cast<std::int64_t>(t.size());
   // Enough tiles per anti-diagonal to keep every thread busy, big enough
   // that the barrier between diagonals costs little.
-  const std::int64_t side = std::clamp<std::int64_t>(std::min(m, n) / (6 * threads), 128, 4096);
   const Tiling T{m, n, side, side, (m + side - 1) / side, (n + side - 1) / side};
 
   std::vector<int> top_h(static_cast<std::size_t>(n + 1)), top_f(static_cast<std::size_t>(n + 1), neg_inf);
@@ -111,13 +110,19 @@ PassResult run(Residues q, Residues t, const ScoringScheme& scheme, const Shape&
 }  // namespace
 
 PassResult score_pass_tiled(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int threads,
-                            LastRow last_row, Progress* progress) {
-  // Small matrices gain nothing from threads.
-  if (threads <= 1 || static_cast<double>(q.size()) * static_cast<double>(t.size()) < 4e6 || q.size() < 256 ||
-      t.size() < 256)
-    return score_pass_scalar(q, t, scheme, shape, last_row, progress);
-  return shape.local ? run<true>(q, t, scheme, shape, threads, last_row, progress)
-                     : run<false>(q, t, scheme, shape, threads, last_row, progress);
+                            LastRow last_row, Progress* progress, std::int64_t side) {
+  const std::int64_t m = static_cast<std::int64_t>(q.size()), n = static_cast<std::int64_t>(t.size());
+  if (side <= 0) {
+    // Small matrices gain nothing from threads.
+    if (threads <= 1 || static_cast<double>(m) * static_cast<double>(n) < 4e6 || m < 256 || n < 256)
+      return score_pass_scalar(q, t, scheme, shape, last_row, progress);
+    // Enough tiles per anti-diagonal to keep every thread busy, big enough
+    // that the barrier between diagonals costs little.
+    side = std::clamp<std::int64_t>(std::min(m, n) / (6 * threads), 128, 4096);
+  }
+  if (m == 0 || n == 0) return score_pass_scalar(q, t, scheme, shape, last_row, progress);
+  return shape.local ? run<true>(q, t, scheme, shape, threads, last_row, progress, side)
+                     : run<false>(q, t, scheme, shape, threads, last_row, progress, side);
 }
 
 }  // namespace gdp::pairwise

@@ -1,0 +1,123 @@
+// Every faster path equals the scalar oracle: the tiled OpenMP pass (score,
+// end cell, last row), the linear-space alignment against the full matrix,
+// and the batch driver.
+#include <catch2/catch.hpp>
+
+#include "pairwise/cpu/passes.hpp"
+#include "pairwise/modes.hpp"
+#include "random_inputs.hpp"
+
+using namespace gdp;
+using namespace gdp::pairwise;
+
+namespace {
+
+const Mode all_modes[] = {Mode::local, Mode::global, Mode::semiglobal};
+
+// Shapes the passes must survive: tiny, prime, multiples of the tile and one
+// either side, and very unequal.
+std::vector<std::pair<std::size_t, std::size_t>> shapes(std::int64_t tile) {
+  const std::size_t k = static_cast<std::size_t>(tile);
+  return {{1, 1}, {1, 2}, {2, 1}, {2, 2}, {k, k}, {k - 1, k + 1}, {k + 1, k - 1}, {2 * k, 3 * k},
+          {2 * k + 1, 3 * k - 1}, {31, 37}, {97, 13}, {1, 200}, {200, 1}, {3, 301}, {250, 7}, {101, 103}};
+}
+
+}  // namespace
+
+TEST_CASE("tiled OpenMP pass equals the scalar oracle, ties and last row included", "[pairwise][backends]") {
+  std::mt19937 rng(2024);
+  const ScoringScheme dna = test::dna_scheme(), blosum = test::protein_scheme();
+  for (std::int64_t tile : {1, 2, 3, 8, 16, 33})
+    for (auto [m, n] : shapes(tile))
+      for (int threads : {1, 2, 3})
+        for (Mode mode : all_modes) {
+          const bool protein = (m + n + static_cast<std::size_t>(tile)) % 2 == 0;
+          const ScoringScheme& s = protein ? blosum : dna;
+          const int alphabet = protein ? 20 : (tile % 2 ? 2 : 4);  // 2 letters: many ties
+          const auto q = test::random_ranks(rng, m, alphabet);
+          const auto t = rng() % 2 ? test::mutate(rng, q, alphabet) : test::random_ranks(rng, n, alphabet);
+          for (const Shape& shape : {shape_of(mode, s), Shape{false, false, 0, End::anywhere},
+                                     Shape{false, false, s.gap_open, End::last_row}}) {
+            INFO("tile " << tile << " m " << q.size() << " n " << t.size() << " threads " << threads << " mode "
+                         << to_string(mode));
+            std::vector<int> h1(t.size() + 1), f1(t.size() + 1), h2(t.size() + 1), f2(t.size() + 1);
+            const PassResult a = score_pass_scalar(q, t, s, shape, LastRow{h1.data(), f1.data()});
+            const PassResult b = score_pass_tiled(q, t, s, shape, threads, LastRow{h2.data(), f2.data()}, nullptr, tile);
+            REQUIRE(a.score == b.score);
+            REQUIRE(a.end_i == b.end_i);
+            REQUIRE(a.end_j == b.end_j);
+            REQUIRE(h1 == h2);
+            REQUIRE(f1 == f2);
+          }
+        }
+}
+
+TEST_CASE("linear-space alignment scores what the full matrix scores", "[pairwise][backends]") {
+  std::mt19937 rng(99);
+  const ScoringScheme blosum = test::protein_scheme();
+  std::uniform_int_distribution<int> len(0, 120);
+  for (int round = 0; round < 120; ++round) {
+    const bool protein = round % 2 == 1;
+    ScoringScheme s = protein ? blosum : test::dna_scheme(2, -3, round % 7, 1 + round % 3);
+    const int alphabet = protein ? 20 : 4;
+    const auto q = test::random_ranks(rng, static_cast<std::size_t>(len(rng)), alphabet);
+    const auto t = round % 3 ? test::mutate(rng, q, alphabet) : test::random_ranks(rng, static_cast<std::size_t>(len(rng)), alphabet);
+    for (Mode mode : all_modes)
+      for (Backend backend : {Backend::cpu_scalar, Backend::cpu_openmp}) {
+        INFO("round " << round << " mode " << to_string(mode) << " m " << q.size() << " n " << t.size());
+        const Alignment full = align_full_matrix(q, t, s, mode);
+        const Alignment lin = align(q, t, s, Options{mode, false, backend, 3, nullptr});
+        REQUIRE(lin.score == full.score);
+        REQUIRE(rescore(lin, q, t, s) == full.score);
+        REQUIRE(lin.query_end == full.query_end);    // the same end cell:
+        REQUIRE(lin.target_end == full.target_end);  // both take the first best
+        const Alignment only = align(q, t, s, Options{mode, true, backend, 3, nullptr});
+        REQUIRE(only.score == full.score);
+        REQUIRE(only.cigar.empty());
+      }
+  }
+}
+
+TEST_CASE("one long pair: the OpenMP path equals the oracle", "[pairwise][backends]") {
+  std::mt19937 rng(7);
+  const ScoringScheme s = test::dna_scheme();
+  const auto q = test::random_ranks(rng, 3001, 4);
+  const auto t = test::mutate(rng, q, 4, 0.1);
+  for (Mode mode : all_modes) {
+    const Alignment a = align(q, t, s, Options{mode, false, Backend::cpu_scalar, 1, nullptr});
+    const PassResult tiled = score_pass_tiled(q, t, s, shape_of(mode, s), 2, {}, nullptr, 256);
+    REQUIRE(tiled.score == a.score);
+    const Alignment b = align(q, t, s, Options{mode, false, Backend::cpu_openmp, 2, nullptr});
+    REQUIRE(b.score == a.score);
+    REQUIRE(rescore(b, q, t, s) == a.score);
+  }
+}
+
+TEST_CASE("align_all: every pair, or each query's top K best first", "[pairwise][batch]") {
+  std::mt19937 rng(5);
+  const ScoringScheme s = test::dna_scheme();
+  std::vector<std::vector<std::uint8_t>> qs, ts;
+  for (int i = 0; i < 3; ++i) qs.push_back(test::random_ranks(rng, 40 + 10 * static_cast<std::size_t>(i), 4));
+  for (int i = 0; i < 7; ++i) ts.push_back(i % 2 ? test::mutate(rng, qs[static_cast<std::size_t>(i % 3)], 4) : test::random_ranks(rng, 50, 4));
+  const std::vector<Residues> q(qs.begin(), qs.end()), t(ts.begin(), ts.end());
+  for (int threads : {1, 4}) {
+    const Options o{Mode::local, false, threads > 1 ? Backend::cpu_openmp : Backend::cpu_scalar, threads, nullptr};
+    const auto all = align_all(q, t, s, o);
+    REQUIRE(all.size() == 21);
+    for (const Hit& h : all) {
+      REQUIRE(h.alignment.score == align(q[h.query], t[h.target], s, Options{}).score);
+      REQUIRE(rescore(h.alignment, q[h.query], t[h.target], s) == h.alignment.score);
+    }
+    const auto top = align_all(q, t, s, o, 2);
+    REQUIRE(top.size() == 6);
+    for (std::size_t qi = 0; qi < 3; ++qi) {
+      std::vector<int> scores;
+      for (std::size_t ti = 0; ti < 7; ++ti) scores.push_back(all[qi * 7 + ti].alignment.score);
+      std::sort(scores.rbegin(), scores.rend());
+      REQUIRE(top[qi * 2].query == qi);
+      REQUIRE(top[qi * 2].alignment.score == scores[0]);
+      REQUIRE(top[qi * 2 + 1].alignment.score == scores[1]);
+      REQUIRE_FALSE(top[qi * 2].alignment.cigar.empty());
+    }
+  }
+}

@@ -1,0 +1,82 @@
+// The output formats on one known alignment.
+#include <catch2/catch.hpp>
+#include <sstream>
+
+#include "io/pairwise_writer.hpp"
+#include "random_inputs.hpp"
+
+using namespace gdp;
+
+namespace {
+
+struct Fixture {
+  ScoringScheme scheme = test::dna_scheme();
+  SequenceRecord query{"q1", "", "CCACGTTGCACC", 1, {12}};
+  SequenceRecord target{"t1", "", "GGACGTATGCAGG", 1, {13}};
+  std::vector<std::uint8_t> qr, tr;
+  pairwise::Alignment aln;
+  Fixture() {
+    for (char c : query.residues) qr.push_back(static_cast<std::uint8_t>(scheme.rank_of[static_cast<unsigned char>(c)]));
+    for (char c : target.residues) tr.push_back(static_cast<std::uint8_t>(scheme.rank_of[static_cast<unsigned char>(c)]));
+    aln = pairwise::align(qr, tr, scheme, pairwise::Options{});
+  }
+  std::string write(io::PairFormat f, bool score_only = false) {
+    std::ostringstream out;
+    io::PairRun run{"gpu-sw", "gpu-sw q t", pairwise::Mode::local, score_only, &scheme, {&target}};
+    auto w = io::make_pair_writer(f, out, run);
+    pairwise::Alignment a = aln;
+    if (score_only) a.cigar.clear(), a.has_begin = false;
+    w->begin();
+    w->write({&query, &target, qr, tr, a, false});
+    w->end();
+    return out.str();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("the fixture aligns ACGT-TGCA with a one-letter gap", "[writers]") {
+  Fixture f;
+  // ACGT-TGCA / ACGTATGCA: 8 matches (16) - a gap of 1 (5+2) = 9; no
+  // ungapped stretch scores more than 8.
+  REQUIRE(f.aln.score == 9);
+  REQUIRE(pairwise::cigar_string(f.aln.cigar) == "4=1D4=");
+  REQUIRE(f.aln.query_begin == 2);
+  REQUIRE(f.aln.target_begin == 2);
+}
+
+TEST_CASE("TSV: header and 1-based inclusive coordinates", "[writers]") {
+  Fixture f;
+  const std::string tsv = f.write(io::PairFormat::tsv);
+  REQUIRE(tsv ==
+          "#query\ttarget\tscore\tquery_start\tquery_end\ttarget_start\ttarget_end\tidentity\tcigar\n"
+          "q1\tt1\t9\t3\t10\t3\t11\t88.89\t4=1D4=\n");
+  const std::string only = f.write(io::PairFormat::tsv, true);
+  REQUIRE(only.find("q1\tt1\t9\t*\t10\t*\t11\t*\t*\n") != std::string::npos);
+}
+
+TEST_CASE("SAM: soft clips, POS, AS and NM", "[writers]") {
+  Fixture f;
+  const std::string sam = f.write(io::PairFormat::sam);
+  REQUIRE(sam.find("@SQ\tSN:t1\tLN:13\n") != std::string::npos);
+  REQUIRE(sam.find("q1\t0\tt1\t3\t255\t2S4=1D4=2S\t*\t0\t0\tCCACGTTGCACC\t*\tAS:i:9\tNM:i:1\n") != std::string::npos);
+}
+
+TEST_CASE("JSON: one object per line", "[writers]") {
+  Fixture f;
+  const std::string json = f.write(io::PairFormat::json);
+  REQUIRE(json.find("\"score\":9") != std::string::npos);
+  REQUIRE(json.find("\"query_start\":3") != std::string::npos);
+  REQUIRE(json.find("\"cigar\":\"4=1D4=\"") != std::string::npos);
+  REQUIRE(std::count(json.begin(), json.end(), '\n') == 1);
+}
+
+TEST_CASE("pair: statistics and the alignment block with markup", "[writers]") {
+  Fixture f;
+  const std::string pair = f.write(io::PairFormat::pair);
+  REQUIRE(pair.find("# Identity:   8/9 (88.9%)") != std::string::npos);
+  REQUIRE(pair.find("# Gaps:       1/9 (11.1%)") != std::string::npos);
+  REQUIRE(pair.find("q1              3 ACGT-TGCA         10\n") != std::string::npos);
+  REQUIRE(pair.find("                  |||| ||||\n") != std::string::npos);
+  REQUIRE(pair.find("t1              3 ACGTATGCA         11\n") != std::string::npos);
+}
