@@ -25,8 +25,8 @@ Needleman-Wunsch, semi-global), every query against every target.
 
 Inputs are FASTA or FASTQ, plain or gzip-compressed; '-' reads standard input.
 Gap cost: a gap of length k costs OPEN + k*EXTEND (as in BLAST). EMBOSS and
-parasail charge OPEN' + (k-1)*EXTEND: their --gapopen 10 --gapextend 0.5 is our
---gap-open 9.5 ... i.e. our OPEN = their OPEN' - EXTEND.
+parasail charge OPEN' + (k-1)*EXTEND; to get their scores pass
+--gap-open OPEN'-EXTEND: parasail's -o 12 -e 1 is --gap-open 11 --gap-extend 1.
 Defaults: DNA/RNA match 2, mismatch -3, open 5, extend 2;
           protein BLOSUM62, open 11, extend 1.
 Coordinates are 1-based and inclusive; CIGAR uses =/X/I/D (I: a query letter
