@@ -163,8 +163,10 @@ std::vector<std::uint8_t> encode(const SequenceFile& file, std::size_t record, c
     const int r = allowed[c];
     if (r < 0) {
       std::string why = std::string("letter '") + static_cast<char>(c) + "' in record '" + file.records[record].id + "' ";
-      why += scheme.rank_of[c] < 0 ? "is not in the matrix " + scheme.name
-                                   : "is not a nucleotide (the alphabet is " + std::string(to_string(alphabet)) + ")";
+      const bool nucleotide = nucleotide_letters.find(static_cast<char>(c)) != std::string_view::npos;
+      why += is_nucleotide(alphabet) && !nucleotide
+                 ? "is not a nucleotide code (the alphabet is " + std::string(to_string(alphabet)) + ")"
+                 : "is not in the matrix " + scheme.name;
       throw InputError(file.display_name(), file.line_of(record, i), why);
     }
     ranks[i] = static_cast<std::uint8_t>(r);

@@ -2,7 +2,9 @@
 // Score passes over the whole matrix in linear memory, and the alignment
 // builders on top of them. Internal to the engine (and its tests).
 #include <cstdint>
+#include <algorithm>
 #include <span>
+#include <vector>
 
 #include "core/scoring.hpp"
 #include "pairwise/pairwise.hpp"
@@ -35,6 +37,27 @@ Alignment align_full_matrix(Residues q, Residues t, const ScoringScheme& scheme,
 // and returns the alignment's score.
 int align_linear_global(Residues q, Residues t, const ScoringScheme& scheme, int threads, Cigar& cigar,
                         Progress* progress = nullptr);
+
+// The end of every pass: `h` and `f` are row m (h[0] = H(m,0)); `anywhere`
+// is the best cell seen, for End::anywhere. Applies the end rule and hands
+// out the last row if asked.
+inline PassResult finish_pass(const std::vector<int>& h, const std::vector<int>& f, std::int64_t m, const Shape& shape,
+                              PassResult anywhere, LastRow last_row) {
+  const std::int64_t n = static_cast<std::int64_t>(h.size()) - 1;
+  PassResult best = anywhere;
+  if (shape.end == End::corner) best = {h[n], m, n};
+  if (shape.end == End::last_row) {
+    best = {h[0], m, 0};
+    for (std::int64_t j = 1; j <= n; ++j)
+      if (h[j] > best.score) best = {h[j], m, j};
+  }
+  if (last_row.h) {
+    std::copy(h.begin(), h.end(), last_row.h);
+    std::copy(f.begin(), f.end(), last_row.f);
+    last_row.f[0] = h[0];
+  }
+  return best;
+}
 
 // Appends a run, merging with the last one when the operation repeats.
 inline void push_run(Cigar& cigar, Op op, std::int64_t length) {

@@ -31,18 +31,7 @@ PassResult run(Residues q, Residues t, const ScoringScheme& scheme, const Shape&
     }
     if (progress) progress->add(static_cast<std::uint64_t>(n));
   }
-  if (shape.end == End::corner) best = {H[n], m, n};
-  if (shape.end == End::last_row) {
-    best = {H[0], m, 0};
-    for (std::int64_t j = 1; j <= n; ++j)
-      if (H[j] > best.score) best = {H[j], m, j};
-  }
-  if (last_row.h) {
-    std::copy(H.begin(), H.end(), last_row.h);
-    std::copy(F.begin(), F.end(), last_row.f);
-    last_row.f[0] = H[0];
-  }
-  return best;
+  return finish_pass(H, F, m, shape, best, last_row);
 }
 
 }  // namespace

@@ -93,18 +93,7 @@ PassResult run(Residues q, Residues t, const ScoringScheme& scheme, const Shape&
   if (shape.end == End::anywhere)
     for (const auto& b : best_of_thread)
       if (better(b, best)) best = b;
-  if (shape.end == End::corner) best = {top_h[n], m, n};
-  if (shape.end == End::last_row) {
-    best = {top_h[0], m, 0};
-    for (std::int64_t j = 1; j <= n; ++j)
-      if (top_h[j] > best.score) best = {top_h[j], m, j};
-  }
-  if (last_row.h) {
-    std::copy(top_h.begin(), top_h.end(), last_row.h);
-    std::copy(top_f.begin(), top_f.end(), last_row.f);
-    last_row.f[0] = top_h[0];
-  }
-  return best;
+  return finish_pass(top_h, top_f, m, shape, best, last_row);
 }
 
 }  // namespace
