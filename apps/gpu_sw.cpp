@@ -71,14 +71,6 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
     throw gdp::InputError("SAM needs an alignment: use --format tsv or json with --score-only");
   if (o.query_path == "-" && o.target_path == "-") throw gdp::InputError("only one input can be standard input");
 
-  const auto choice = gdp::choose_device(common.cpu, common.device);
-  if (choice.use_gpu) {
-    if (common.device) throw gdp::InputError("--device: this version of gpu-sw has no GPU path yet; use --cpu");
-    spdlog::info("this version of gpu-sw has no GPU path yet; running on the CPU");
-  } else if (!choice.reason.empty()) {
-    spdlog::info("{}", choice.reason);
-  }
-
   gdp::TimingReport report;
   report.tool = tool;
   gdp::Timer timer;
@@ -105,6 +97,16 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   pw::check_score_range(longest_q, longest_t, scheme);
   report.add_phase("read", timer.seconds());
 
+  // Chosen once the inputs are known to be good, so that a bad input gets
+  // its one line on stderr and nothing else.
+  const auto choice = gdp::choose_device(common.cpu, common.device);
+  if (choice.use_gpu) {
+    if (common.device) throw gdp::InputError("--device: this version of gpu-sw has no GPU path yet; use --cpu");
+    spdlog::info("this version of gpu-sw has no GPU path yet; running on the CPU");
+  } else if (!choice.reason.empty()) {
+    spdlog::info("{}", choice.reason);
+  }
+
   const int threads = common.thread_count();
   const double cells = static_cast<double>(queries.total_residues()) * static_cast<double>(targets.total_residues());
   gdp::Progress progress(tool, static_cast<std::uint64_t>(cells), !common.quiet);
@@ -125,11 +127,17 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   for (const auto& r : targets.records) run.targets.push_back(&r);
   auto writer = gdp::io::make_pair_writer(format, out.stream(), run);
   writer->begin();
-  for (std::size_t k = 0; k < hits.size(); ++k) {
-    const pw::Hit& h = hits[k];
-    const bool secondary = k > 0 && hits[k - 1].query == h.query;
-    writer->write({&queries.records[h.query], &targets.records[h.target], qranks[h.query], tranks[h.target],
-                   h.alignment, secondary});
+  // Hits come grouped by query; each query's best (the first of its top
+  // score) is its primary result, the others are secondary.
+  for (std::size_t begin = 0, end = 0; begin < hits.size(); begin = end) {
+    std::size_t best = begin;
+    for (end = begin; end < hits.size() && hits[end].query == hits[begin].query; ++end)
+      if (hits[end].alignment.score > hits[best].alignment.score) best = end;
+    for (std::size_t k = begin; k < end; ++k) {
+      const pw::Hit& h = hits[k];
+      writer->write({&queries.records[h.query], &targets.records[h.target], qranks[h.query], tranks[h.target],
+                     h.alignment, k != best});
+    }
   }
   writer->end();
   out.commit();

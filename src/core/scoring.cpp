@@ -31,6 +31,23 @@ std::vector<std::string_view> split_words(std::string_view line) {
   return words;
 }
 
+// Values of a matrix row. Fixed-width files may run two values together
+// ("-1-13"): a '-' right after a digit starts a new value.
+std::vector<std::string_view> split_values(const std::vector<std::string_view>& words) {
+  std::vector<std::string_view> values;
+  for (std::size_t k = 1; k < words.size(); ++k) {
+    std::string_view w = words[k];
+    std::size_t start = 0;
+    for (std::size_t i = 1; i < w.size(); ++i)
+      if (w[i] == '-' && std::isdigit(static_cast<unsigned char>(w[i - 1]))) {
+        values.push_back(w.substr(start, i - start));
+        start = i;
+      }
+    values.push_back(w.substr(start));
+  }
+  return values;
+}
+
 }  // namespace
 
 int ScoringScheme::max_abs_score() const {
@@ -92,18 +109,19 @@ ScoringScheme parse_ncbi_matrix(std::string_view text, const std::string& source
       if (r < 0) throw InputError(source, line_no, std::string("row letter '") + c + "' is not in the header");
       if (row_seen[r]) throw InputError(source, line_no, std::string("row '") + c + "' appears twice");
       row_seen[r] = true;
-      if (words.size() != s.letters.size() + 1)
-        throw InputError(source, line_no, "row '" + std::string(1, c) + "' has " + std::to_string(words.size() - 1) +
+      const auto values = split_values(words);
+      if (values.size() != s.letters.size())
+        throw InputError(source, line_no, "row '" + std::string(1, c) + "' has " + std::to_string(values.size()) +
                                               " values, expected " + std::to_string(s.letters.size()));
-      for (std::size_t k = 1; k < words.size(); ++k) {
+      for (std::size_t k = 0; k < values.size(); ++k) {
         int v = 0;
-        const auto w = words[k];
+        const auto w = values[k];
         const auto [p, ec] = std::from_chars(w.data(), w.data() + w.size(), v);
         if (ec != std::errc() || p != w.data() + w.size())
           throw InputError(source, line_no, "'" + std::string(w) + "' is not an integer");
         if (std::abs(v) > max_substitution_score)
           throw InputError(source, line_no, "score " + std::to_string(v) + " is out of range (at most " + std::to_string(max_substitution_score) + " in magnitude)");
-        s.scores[static_cast<std::size_t>(r * s.dim) + (k - 1)] = v;
+        s.scores[static_cast<std::size_t>(r * s.dim) + k] = v;
       }
     }
     if (end == text.size()) break;

@@ -33,22 +33,28 @@ std::string read_all(const std::string& path, const std::string& name) {
   std::vector<char> buf(1 << 20);
   for (;;) {
     int got = gzread(in, buf.data(), static_cast<unsigned>(buf.size()));
-    if (got < 0) {
-      int err = 0;
-      std::string msg = gzerror(in, &err);
+    int err = Z_OK;
+    std::string msg = got < 0 ? gzerror(in, &err) : "";
+    if (got == 0) {
+      gzerror(in, &err);  // Z_BUF_ERROR: the input ended inside a gzip stream
+      if (err == Z_BUF_ERROR) msg = "unexpected end of file";
+    }
+    if (got < 0 || err == Z_BUF_ERROR) {
       gzclose(in);
+      // zlib prefixes its messages with the path; the caller names the file.
+      if (msg.rfind(path + ": ", 0) == 0) msg.erase(0, path.size() + 2);
       throw InputError(name, 0, "cannot read: " + (err == Z_ERRNO ? std::string(std::strerror(errno)) : msg));
     }
     if (got == 0) break;
     text.append(buf.data(), static_cast<std::size_t>(got));
   }
-  gzclose(in);
+  if (gzclose(in) != Z_OK) throw InputError(name, 0, "cannot read: the compressed data is damaged or truncated");
   return text;
 }
 
 // A read-only stream over text already in memory (no copy).
 struct MemoryBuffer : std::streambuf {
-  explicit MemoryBuffer(std::string& s) { setg(s.data(), s.data(), s.data() + s.size()); }
+  MemoryBuffer(std::string& s, std::size_t from) { setg(s.data() + from, s.data() + from, s.data() + s.size()); }
 };
 
 bool allowed_residue_char(unsigned char c) { return std::isalpha(c) || c == '*' || c == '-' || c == '.'; }
@@ -82,24 +88,39 @@ std::vector<SequenceRecord> scan_fasta(const std::string& text, const std::strin
   return records;
 }
 
-// FASTQ: records of four lines (the usual form); seqan3 checks the rest.
-std::vector<SequenceRecord> scan_fastq(const std::string& text) {
+// FASTQ: records of four lines (header, sequence, '+', qualities), blank
+// lines allowed only between records; seqan3 checks the qualities.
+std::vector<SequenceRecord> scan_fastq(const std::string& text, const std::string& name) {
   std::vector<SequenceRecord> records;
   std::size_t line = 0, pos = 0;
+  int part = 0;  // line of the record coming next: 0 header, 1 sequence, 2 '+', 3 qualities
   while (pos < text.size()) {
     std::size_t end = text.find('\n', pos);
     if (end == std::string::npos) end = text.size();
     ++line;
-    if ((line - 1) % 4 == 0 && end > pos) {
+    std::string_view l(text.data() + pos, end - pos);
+    pos = end + 1;
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    if (part == 0 && l.find_first_not_of(" \t") == std::string_view::npos) continue;
+    if (part == 0) {
+      if (l.front() != '@') throw InputError(name, line, "malformed FASTQ: expected a header line starting with '@'");
       records.emplace_back();
       records.back().line = line;
-    } else if ((line - 1) % 4 == 1 && !records.empty()) {
-      std::string_view l(text.data() + pos, end - pos);
-      records.back().line_lengths.push_back(static_cast<std::uint32_t>(
-          std::count_if(l.begin(), l.end(), [](unsigned char c) { return !std::isspace(c); })));
+    } else if (part == 1) {
+      std::uint32_t residues = 0;
+      for (unsigned char c : l) {
+        if (std::isspace(c)) continue;
+        if (!allowed_residue_char(c))
+          throw InputError(name, line, std::string("unexpected character '") + static_cast<char>(c) + "' in a sequence");
+        ++residues;
+      }
+      records.back().line_lengths.push_back(residues);
+    } else if (part == 2 && (l.empty() || l.front() != '+')) {
+      throw InputError(name, line, "malformed FASTQ: expected a '+' line (multi-line FASTQ is not supported)");
     }
-    pos = end + 1;
+    part = (part + 1) % 4;
   }
+  if (part != 0) throw InputError(name, line, "malformed FASTQ: the last record is incomplete");
   return records;
 }
 
@@ -110,9 +131,10 @@ struct RawTraits : seqan3::sequence_file_input_default_traits_dna {
   using sequence_container = std::basic_string<Alph>;
 };
 
+// Parses text[first..] (from the first record: seqan3 rejects leading blank lines).
 template <typename Format>
-void parse(std::string& text, std::vector<SequenceRecord>& records, const std::string& name) {
-  MemoryBuffer buffer(text);
+void parse(std::string& text, std::size_t first, std::vector<SequenceRecord>& records, const std::string& name) {
+  MemoryBuffer buffer(text, first);
   std::istream stream(&buffer);
   using Fields = seqan3::fields<seqan3::field::id, seqan3::field::seq>;
   seqan3::sequence_file_input<RawTraits, Fields, seqan3::type_list<Format>> file{stream, Format{}};
@@ -121,7 +143,8 @@ void parse(std::string& text, std::vector<SequenceRecord>& records, const std::s
     for (auto& rec : file) {
       if (i >= records.size()) throw InputError(name, 0, "malformed record after record " + std::to_string(i));
       SequenceRecord& r = records[i];
-      const std::string& header = rec.id();
+      std::string header = std::move(rec.id());
+      while (!header.empty() && (header.back() == '\r' || header.back() == ' ' || header.back() == '\t')) header.pop_back();
       const std::size_t cut = header.find_first_of(" \t");
       r.id = header.substr(0, cut);
       if (cut != std::string::npos) {
@@ -153,10 +176,10 @@ SequenceFile read_sequences(const std::string& path) {
   if (first == std::string::npos) throw InputError(name, 0, "empty file: no sequences");
   if (text[first] == '>') {
     file.records = scan_fasta(text, name);
-    parse<seqan3::format_fasta>(text, file.records, name);
+    parse<seqan3::format_fasta>(text, first, file.records, name);
   } else if (text[first] == '@') {
-    file.records = scan_fastq(text);
-    parse<seqan3::format_fastq>(text, file.records, name);
+    file.records = scan_fastq(text, name);
+    parse<seqan3::format_fastq>(text, first, file.records, name);
   } else {
     const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(first), '\n'));
     throw InputError(name, line, "not FASTA or FASTQ: expected '>' or '@'");

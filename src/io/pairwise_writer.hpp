@@ -29,7 +29,8 @@ struct PairResult {
   const SequenceRecord* target = nullptr;
   std::span<const std::uint8_t> query_ranks, target_ranks;
   pairwise::Alignment alignment;
-  bool secondary = false;  // not the query's best (SAM flag 256)
+  bool secondary = false;  // not the query's best result (SAM flag 256; SAM
+                           // writes an unmapped query only for its best)
 };
 
 class PairWriter {

@@ -18,7 +18,8 @@ class SamWriter : public PairWriter {
   void write(const PairResult& r) override {
     const auto& a = r.alignment;
     const std::string& seq = r.query->residues;
-    if (a.empty()) {  // unmapped: nothing aligned with a positive score
+    if (a.empty()) {  // unmapped: written once, for a query that maps nowhere
+      if (r.secondary) return;
       out_ << r.query->id << "\t4\t*\t0\t0\t*\t*\t0\t0\t" << seq << "\t*\tAS:i:" << a.score << '\n';
       return;
     }
