@@ -108,6 +108,10 @@ TEST_CASE("align_all: every pair, or each query's top K best first", "[pairwise]
       REQUIRE(h.alignment.score == align(q[h.query], t[h.target], s, Options{}).score);
       REQUIRE(rescore(h.alignment, q[h.query], t[h.target], s) == h.alignment.score);
     }
+    const auto sorted = align_all(q, t, s, o, 7);  // K = every target: all, best first
+    REQUIRE(sorted.size() == 21);
+    for (std::size_t k = 1; k < sorted.size(); ++k)
+      if (sorted[k].query == sorted[k - 1].query) REQUIRE(sorted[k].alignment.score <= sorted[k - 1].alignment.score);
     const auto top = align_all(q, t, s, o, 2);
     REQUIRE(top.size() == 6);
     for (std::size_t qi = 0; qi < 3; ++qi) {

@@ -35,21 +35,22 @@ std::vector<Hit> align_all(const std::vector<Residues>& queries, const std::vect
   hits.reserve(queries.size() * targets.size());
   for (std::size_t q = 0; q < queries.size(); ++q)
     for (std::size_t t = 0; t < targets.size(); ++t) hits.push_back({q, t, {}});
-  const bool select = top_k > 0 && top_k < targets.size();
-  // With --top, score everything first and align only the pairs kept.
+  const std::size_t keep = top_k > 0 ? std::min(top_k, targets.size()) : targets.size();
+  // When only some pairs are kept, score everything first and align only those.
+  const bool align_later = !o.score_only && keep < targets.size();
   Options first = o;
-  first.score_only = o.score_only || select;
+  first.score_only = o.score_only || align_later;
   align_pairs(hits, queries, targets, scheme, first);
-  if (!select) return hits;
+  if (top_k == 0) return hits;
 
   std::vector<Hit> kept;
   for (std::size_t q = 0; q < queries.size(); ++q) {
     auto begin = hits.begin() + static_cast<std::ptrdiff_t>(q * targets.size());
     auto end = begin + static_cast<std::ptrdiff_t>(targets.size());
     std::stable_sort(begin, end, [](const Hit& a, const Hit& b) { return a.alignment.score > b.alignment.score; });
-    kept.insert(kept.end(), begin, begin + static_cast<std::ptrdiff_t>(top_k));
+    kept.insert(kept.end(), begin, begin + static_cast<std::ptrdiff_t>(keep));
   }
-  if (!o.score_only) {
+  if (align_later) {
     Options rest = o;
     rest.progress = nullptr;
     align_pairs(kept, queries, targets, scheme, rest);
