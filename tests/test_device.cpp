@@ -1,0 +1,38 @@
+// GPU discovery and the GPU/CPU choice every tool makes.
+#include <catch2/catch.hpp>
+
+#include "core/device.hpp"
+#include "core/error.hpp"
+#include "gpu_test.hpp"
+
+using namespace gdp;
+
+TEST_CASE("the GPUs are found and described", "[gpu]") {
+  if (test::skip_without_gpu()) return;
+  const auto gpus = list_gpus();
+  REQUIRE(built_with_cuda());
+  for (const GpuInfo& g : gpus) {
+    CHECK_FALSE(g.name.empty());
+    CHECK(g.memory_bytes > (1ull << 30));
+    CHECK(g.sm_count > 0);
+  }
+  const DeviceChoice first = choose_device(false, std::nullopt);
+  REQUIRE(first.use_gpu);
+  CHECK(first.gpu.id == 0);
+  CHECK(choose_device(false, 0).gpu.name == gpus[0].name);
+  CHECK_THROWS_AS(choose_device(false, static_cast<int>(gpus.size())), InputError);
+}
+
+TEST_CASE("--cpu means the CPU, and --device must name a GPU that exists", "[device]") {
+  const DeviceChoice cpu = choose_device(true, std::nullopt);
+  CHECK_FALSE(cpu.use_gpu);
+  CHECK(cpu.reason.empty());
+  CHECK_THROWS_AS(choose_device(true, 0), InputError);
+  CHECK_THROWS_AS(choose_device(false, 4096), InputError);
+  CHECK_THROWS_AS(choose_device(false, -1), InputError);
+  if (list_gpus().empty()) {
+    const DeviceChoice none = choose_device(false, std::nullopt);
+    CHECK_FALSE(none.use_gpu);
+    CHECK_THAT(none.reason, Catch::Matchers::Contains("CPU"));
+  }
+}
