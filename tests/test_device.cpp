@@ -23,7 +23,7 @@ TEST_CASE("the GPUs are found and described", "[gpu]") {
   CHECK_THROWS_AS(choose_device(false, static_cast<int>(gpus.size())), InputError);
 }
 
-TEST_CASE("--cpu means the CPU, and --device must name a GPU that exists", "[device]") {
+TEST_CASE("device choice: the CPU when asked, and only GPUs that exist", "[device]") {
   const DeviceChoice cpu = choose_device(true, std::nullopt);
   CHECK_FALSE(cpu.use_gpu);
   CHECK(cpu.reason.empty());
