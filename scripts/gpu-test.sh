@@ -28,7 +28,13 @@ libdir=$root/usr/lib/x86_64-linux-gnu
 export LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export GPUDP_REQUIRE_GPU=1
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader || true
-# Debian's CMake package files predate CMake 4's policy floor.
+# seqan3 3.2 (Debian 12) does not compile with g++ 13: build with g++ 12,
+# which the GPU machine also has. Debian's CMake package files predate
+# CMake 4's policy floor.
+compilers=()
+if command -v g++-12 >/dev/null; then
+  compilers=(-DCMAKE_CXX_COMPILER=g++-12 -DCMAKE_CUDA_HOST_COMPILER=g++-12)
+fi
 BUILD_DIR=build-gpu JOBS=$(nproc) scripts/build.sh -DCMAKE_PREFIX_PATH="$root/usr" \
-  -DCMAKE_POLICY_VERSION_MINIMUM=3.5 -DCMAKE_CUDA_ARCHITECTURES=90
+  -DCMAKE_POLICY_VERSION_MINIMUM=3.5 -DCMAKE_CUDA_ARCHITECTURES=90 "${compilers[@]}"
 ctest --test-dir build-gpu --output-on-failure -j "$(nproc)"
