@@ -84,16 +84,17 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
     spdlog::debug("alphabet: {}", gdp::to_string(alphabet));
   }
   const gdp::ScoringScheme scheme = make_scheme(o, alphabet);
-  std::vector<std::vector<std::uint8_t>> qranks, tranks;
+  auto encode_all = [&](const gdp::SequenceFile& file, std::int64_t& longest) {
+    std::vector<std::vector<std::uint8_t>> ranks;
+    for (std::size_t i = 0; i < file.records.size(); ++i) {
+      ranks.push_back(gdp::encode(file, i, scheme, alphabet));
+      longest = std::max<std::int64_t>(longest, static_cast<std::int64_t>(ranks.back().size()));
+    }
+    return ranks;
+  };
   std::int64_t longest_q = 0, longest_t = 0;
-  for (std::size_t i = 0; i < queries.records.size(); ++i) {
-    qranks.push_back(gdp::encode(queries, i, scheme, alphabet));
-    longest_q = std::max<std::int64_t>(longest_q, static_cast<std::int64_t>(qranks.back().size()));
-  }
-  for (std::size_t i = 0; i < targets.records.size(); ++i) {
-    tranks.push_back(gdp::encode(targets, i, scheme, alphabet));
-    longest_t = std::max<std::int64_t>(longest_t, static_cast<std::int64_t>(tranks.back().size()));
-  }
+  const auto qranks = encode_all(queries, longest_q);
+  const auto tranks = encode_all(targets, longest_t);
   pw::check_score_range(longest_q, longest_t, scheme);
   report.add_phase("read", timer.seconds());
 
