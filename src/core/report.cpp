@@ -22,7 +22,12 @@ std::string TimingReport::to_json() const {
   j["device"] = device;
   j["threads"] = threads;
   j["inputs"] = nlohmann::ordered_json::object();
-  for (const auto& [k, v] : inputs) j["inputs"][k] = v;
+  for (const auto& [k, v] : inputs) {  // counts print as integers
+    if (v == static_cast<double>(static_cast<long long>(v)))
+      j["inputs"][k] = static_cast<long long>(v);
+    else
+      j["inputs"][k] = v;
+  }
   j[work_unit] = work;
   j["seconds"] = nlohmann::ordered_json::object();
   double total = 0;
