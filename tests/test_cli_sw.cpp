@@ -26,6 +26,8 @@
 #include <utility>
 #include <vector>
 
+#include "temp_dir.hpp"
+
 namespace fs = std::filesystem;
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
@@ -82,28 +84,9 @@ struct Result {
 };
 
 // A fresh directory for one test, removed afterwards; runs gpu-sw in it.
-class Sandbox {
+class Sandbox : public gdp::test::TempDir {
  public:
-  Sandbox() {
-    static int count = 0;
-    dir_ = fs::temp_directory_path() / ("gpudp-cli-" + std::to_string(getpid()) + "-" + std::to_string(++count));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  ~Sandbox() {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  Sandbox(const Sandbox&) = delete;
-  Sandbox& operator=(const Sandbox&) = delete;
-
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-  // Writes `content` to `name`; returns its path.
-  std::string write(const std::string& name, const std::string& content) const {
-    std::ofstream(path(name), std::ios::binary) << content;
-    return path(name);
-  }
+  Sandbox() : TempDir("cli") {}
 
   // Writes `content` gzip-compressed (by the gzip command) to `name`.
   std::string write_gzip(const std::string& name, const std::string& content) const {
@@ -116,7 +99,7 @@ class Sandbox {
   // Names in the directory that start with `prefix`.
   std::vector<std::string> files_starting_with(const std::string& prefix) const {
     std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir_)) {
+    for (const auto& e : fs::directory_iterator(dir())) {
       const std::string n = e.path().filename().string();
       if (n.rfind(prefix, 0) == 0) names.push_back(n);
     }
@@ -142,9 +125,6 @@ class Sandbox {
     args.insert(args.begin(), "--cpu");
     return run(args, stdin_path);
   }
-
- private:
-  fs::path dir_;
 };
 
 std::string fasta(const std::string& id, const std::string& residues) { return ">" + id + "\n" + residues + "\n"; }

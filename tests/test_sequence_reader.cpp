@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "core/sequence_reader.hpp"
+#include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
 using Catch::Matchers::Contains;
@@ -19,28 +20,10 @@ using gdp::SequenceFile;
 
 namespace {
 
-// A fresh directory for one test, removed afterwards.
-class TempDir {
+// A temporary directory that also writes gzip files (through zlib).
+class TempDir : public gdp::test::TempDir {
  public:
-  TempDir() {
-    static int count = 0;
-    dir_ = fs::temp_directory_path() / ("gpudp-reader-" + std::to_string(getpid()) + "-" + std::to_string(++count));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-  std::string write(const std::string& name, const std::string& content) const {
-    std::ofstream(path(name), std::ios::binary) << content;
-    return path(name);
-  }
+  TempDir() : gdp::test::TempDir("reader") {}
 
   std::string write_gzip(const std::string& name, const std::string& content) const {
     gzFile f = gzopen(path(name).c_str(), "wb");
@@ -49,9 +32,6 @@ class TempDir {
     REQUIRE(gzclose(f) == Z_OK);
     return path(name);
   }
-
- private:
-  fs::path dir_;
 };
 
 // Reads `content` from a file of its own.

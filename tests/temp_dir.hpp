@@ -1,0 +1,40 @@
+#pragma once
+// A fresh directory for one test, removed afterwards.
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace gdp::test {
+
+class TempDir {
+ public:
+  explicit TempDir(const std::string& prefix) {
+    static int count = 0;
+    dir_ = std::filesystem::temp_directory_path() /
+           ("gpudp-" + prefix + "-" + std::to_string(getpid()) + "-" + std::to_string(++count));
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::filesystem::path& dir() const { return dir_; }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  // Writes `content` to `name`; returns its path.
+  std::string write(const std::string& name, const std::string& content) const {
+    std::ofstream(path(name), std::ios::binary) << content;
+    return path(name);
+  }
+
+ private:
+  std::filesystem::path dir_;
+};
+
+}  // namespace gdp::test
