@@ -102,11 +102,12 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   // its one line on stderr and nothing else.
   const auto choice = gdp::choose_device(common.cpu, common.device);
   if (choice.use_gpu) {
-    if (common.device) throw gdp::InputError("--device: this version of gpu-sw has no GPU path yet; use --cpu");
-    spdlog::info("this version of gpu-sw has no GPU path yet; running on the CPU");
-  } else if (!choice.reason.empty()) {
+    spdlog::debug("GPU {}: {}", choice.gpu.id, choice.gpu.name);
+    timer.restart();
+    gdp::pairwise::init_gpu(choice.gpu.id);
+    report.add_phase("gpu-init", timer.seconds());
+  } else if (!choice.reason.empty())
     spdlog::info("{}", choice.reason);
-  }
 
   const int threads = common.thread_count();
   const double cells = static_cast<double>(queries.total_residues()) * static_cast<double>(targets.total_residues());
@@ -114,8 +115,11 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   pw::Options options;
   options.mode = mode;
   options.score_only = o.score_only;
-  options.backend = threads > 1 ? pw::Backend::cpu_openmp : pw::Backend::cpu_scalar;
+  options.backend = choice.use_gpu ? pw::Backend::gpu
+                    : threads > 1  ? pw::Backend::cpu_openmp
+                                   : pw::Backend::cpu_scalar;
   options.threads = threads;
+  options.device = choice.gpu.id;
   options.progress = &progress;
   std::vector<std::span<const std::uint8_t>> qspans(qranks.begin(), qranks.end()), tspans(tranks.begin(), tranks.end());
   timer.restart();
@@ -146,7 +150,7 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
 
   if (!common.report.empty()) {
     report.backend = std::string(pw::to_string(options.backend));
-    report.device = gdp::cpu_name();
+    report.device = choice.use_gpu ? choice.gpu.name : gdp::cpu_name();
     report.threads = threads;
     report.inputs = {{"queries", static_cast<double>(queries.records.size())},
                      {"targets", static_cast<double>(targets.records.size())},

@@ -33,6 +33,7 @@ std::string_view to_string(Backend b) {
   switch (b) {
     case Backend::cpu_scalar: return "cpu-scalar";
     case Backend::cpu_openmp: return "cpu-openmp";
+    case Backend::gpu: return "gpu";
   }
   return "?";
 }
@@ -53,18 +54,13 @@ void check_score_range(std::int64_t m, std::int64_t n, const ScoringScheme& s) {
 
 namespace {
 
-PassResult pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, const Options& o) {
-  if (o.backend == Backend::cpu_openmp) return score_pass_tiled(q, t, scheme, shape, o.threads, {}, o.progress);
-  return score_pass_scalar(q, t, scheme, shape, {}, o.progress);
-}
-
 std::vector<std::uint8_t> reversed(Residues r) { return {r.rbegin(), r.rend()}; }
 
 }  // namespace
 
 Alignment align(Residues q, Residues t, const ScoringScheme& scheme, const Options& o) {
   const Shape shape = shape_of(o.mode, scheme);
-  const PassResult end = pass(q, t, scheme, shape, o);
+  const PassResult end = run_pass(q, t, scheme, shape, o);
   Alignment a;
   a.score = end.score;
   a.query_end = end.end_i;
@@ -82,7 +78,9 @@ Alignment align(Residues q, Residues t, const ScoringScheme& scheme, const Optio
     const auto rq = reversed(q.first(static_cast<std::size_t>(a.query_end)));
     const auto rt = reversed(t.first(static_cast<std::size_t>(a.target_end)));
     const Shape anchored{false, false, scheme.gap_open, o.mode == Mode::local ? End::anywhere : End::last_row};
-    const PassResult begin = pass(rq, rt, scheme, anchored, Options{o.mode, true, o.backend, o.threads, nullptr});
+    Options reverse = o;
+    reverse.progress = nullptr;
+    const PassResult begin = run_pass(rq, rt, scheme, anchored, reverse);
     if (begin.score != a.score) throw std::logic_error("reverse pass disagrees with the forward pass");
     a.query_begin = a.query_end - begin.end_i;
     a.target_begin = a.target_end - begin.end_j;
@@ -90,8 +88,7 @@ Alignment align(Residues q, Residues t, const ScoringScheme& scheme, const Optio
   a.has_begin = true;
   const auto qs = q.subspan(static_cast<std::size_t>(a.query_begin), static_cast<std::size_t>(a.query_end - a.query_begin));
   const auto ts = t.subspan(static_cast<std::size_t>(a.target_begin), static_cast<std::size_t>(a.target_end - a.target_begin));
-  const int threads = o.backend == Backend::cpu_openmp ? o.threads : 1;
-  const int score = align_linear_global(qs, ts, scheme, threads, a.cigar, o.progress);
+  const int score = align_linear_global(qs, ts, scheme, o, a.cigar);
   if (score != a.score) throw std::logic_error("linear-space alignment scores " + std::to_string(score) + ", not " + std::to_string(a.score));
   return a;
 }

@@ -22,7 +22,7 @@ Mode parse_mode(std::string_view name);  // throws InputError
 std::string_view to_string(Mode m);
 
 // Which implementation computes the matrix. The scalar CPU path is the oracle.
-enum class Backend { cpu_scalar, cpu_openmp };
+enum class Backend { cpu_scalar, cpu_openmp, gpu };
 std::string_view to_string(Backend b);
 
 enum class Op : char { match = '=', mismatch = 'X', insertion = 'I', deletion = 'D' };
@@ -49,9 +49,17 @@ struct Options {
   Mode mode = Mode::local;
   bool score_only = false;
   Backend backend = Backend::cpu_scalar;
-  int threads = 1;                 // for cpu_openmp
+  int threads = 1;                 // for cpu_openmp, and the GPU's small passes
   Progress* progress = nullptr;    // cells done are added here, if set
+  int device = 0;                  // for gpu: the CUDA device
+  // For gpu: passes of fewer cells run on the CPU (OpenMP), where they are
+  // faster than a kernel launch. Tests set 0 to put every pass on the GPU.
+  std::int64_t min_gpu_cells = std::int64_t{1} << 24;
 };
+
+// Creates the GPU's context now, so that its cost (a few hundred
+// milliseconds) is not counted as compute time. Throws RunError.
+void init_gpu(int device);
 
 // Throws InputError when scores for sequences this long could leave the
 // range an int32 engine handles exactly.

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <vector>
 
-#include "core/progress.hpp"
 #include "pairwise/cpu/passes.hpp"
 
 namespace gdp::pairwise {
@@ -16,8 +15,8 @@ namespace {
 
 class MyersMiller {
  public:
-  MyersMiller(const ScoringScheme& s, int threads, Cigar& out, Progress* progress)
-      : s_(s), g_(gap_costs(s)), open_(s.gap_open), threads_(threads), out_(out), progress_(progress) {}
+  MyersMiller(const ScoringScheme& s, const Options& options, Cigar& out)
+      : s_(s), g_(gap_costs(s)), open_(s.gap_open), options_(options), out_(out) {}
 
   void run(Residues a, Residues b, int tb, int te) {
     const std::int64_t M = static_cast<std::int64_t>(a.size()), N = static_cast<std::int64_t>(b.size());
@@ -56,7 +55,7 @@ class MyersMiller {
  private:
   void pass(Residues a, Residues b, int left_open, std::vector<int>& h, std::vector<int>& f) {
     const Shape shape{false, false, left_open, End::corner};
-    score_pass_tiled(a, b, s_, shape, threads_, LastRow{h.data(), f.data()}, progress_);
+    run_pass(a, b, s_, shape, options_, LastRow{h.data(), f.data()});
   }
 
   long long gap(std::int64_t k) const { return k > 0 ? s_.gap_cost(k) : 0; }
@@ -89,17 +88,15 @@ class MyersMiller {
   const ScoringScheme& s_;
   GapCosts g_;
   int open_;
-  int threads_;
+  const Options& options_;
   Cigar& out_;
-  Progress* progress_;
 };
 
 }  // namespace
 
-int align_linear_global(Residues q, Residues t, const ScoringScheme& scheme, int threads, Cigar& cigar,
-                        Progress* progress) {
+int align_linear_global(Residues q, Residues t, const ScoringScheme& scheme, const Options& options, Cigar& cigar) {
   Cigar local;
-  MyersMiller(scheme, threads, local, progress).run(q, t, scheme.gap_open, scheme.gap_open);
+  MyersMiller(scheme, options, local).run(q, t, scheme.gap_open, scheme.gap_open);
   Alignment a;
   a.query_end = static_cast<std::int64_t>(q.size());
   a.target_end = static_cast<std::int64_t>(t.size());

@@ -32,11 +32,15 @@ PassResult score_pass_tiled(Residues q, Residues t, const ScoringScheme& scheme,
 // Full-matrix Gotoh with traceback: O(m*n) memory, for tests and tiny pairs.
 Alignment align_full_matrix(Residues q, Residues t, const ScoringScheme& scheme, Mode mode);
 
+// Runs one pass on the backend of `options` (pass_runner.cpp); the GPU hands
+// passes under options.min_gpu_cells to the OpenMP pass.
+PassResult run_pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, const Options& options,
+                    LastRow last_row = {});
+
 // Myers-Miller divide and conquer: an optimal global alignment of q and t
-// in linear memory (gaps at both ends cost the full open). Appends to cigar
-// and returns the alignment's score.
-int align_linear_global(Residues q, Residues t, const ScoringScheme& scheme, int threads, Cigar& cigar,
-                        Progress* progress = nullptr);
+// in linear memory (gaps at both ends cost the full open), its passes run
+// by run_pass. Appends to cigar and returns the alignment's score.
+int align_linear_global(Residues q, Residues t, const ScoringScheme& scheme, const Options& options, Cigar& cigar);
 
 // The end of every pass: `h` and `f` are row m (h[0] = H(m,0)); `anywhere`
 // is the best cell seen, for End::anywhere. Applies the end rule and hands

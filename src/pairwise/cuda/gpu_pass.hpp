@@ -1,0 +1,19 @@
+#pragma once
+// The GPU score pass: the same contract as the CPU passes (cpu/passes.hpp),
+// computed by the striped kernel (striped_score.cu). Plain C++: no CUDA types,
+// so the engine's other files need no nvcc.
+#include "core/scoring.hpp"
+#include "pairwise/pairwise.hpp"
+#include "pairwise/shape.hpp"
+
+namespace gdp::pairwise {
+
+// Same score, end cell (ties included) and last row as score_pass_scalar.
+// Throws RunError on a CUDA failure or when the pair does not fit in the
+// device's memory, and when this build has no CUDA (gpu_pass_stub.cpp).
+// max_slots > 0 caps the ring of boundary columns between strips, so that
+// tests can make strips wait for free slots on small inputs.
+PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
+                          LastRow last_row = {}, long long max_slots = 0);
+
+}  // namespace gdp::pairwise

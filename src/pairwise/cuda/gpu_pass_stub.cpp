@@ -1,0 +1,13 @@
+// Built without CUDA: the GPU pass exists, but says it cannot run.
+#include "core/error.hpp"
+#include "pairwise/cuda/gpu_pass.hpp"
+
+namespace gdp::pairwise {
+
+void init_gpu(int) { throw RunError("this build of gpu-dp has no CUDA support; use --cpu"); }
+
+PassResult score_pass_gpu(Residues, Residues, const ScoringScheme&, const Shape&, int, LastRow, long long) {
+  throw RunError("this build of gpu-dp has no CUDA support; use --cpu");
+}
+
+}  // namespace gdp::pairwise

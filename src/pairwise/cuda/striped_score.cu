@@ -1,0 +1,358 @@
+// The striped score pass on the GPU (dissertation chapter 4, StripedScore),
+// rebuilt for a modern GPU.
+//
+// The matrix (rows: query, columns: target) is cut into vertical strips of
+// kStripWidth target columns. A warp owns a strip and sweeps it top to
+// bottom: lane L holds kCols consecutive columns in registers and works on
+// row (step - L), so the warp is a 32-deep anti-diagonal wavefront. Each
+// step a lane takes H and E of its left neighbour's last column by a warp
+// shuffle; lane 0 takes them from the strip on the left, through a ring of
+// boundary columns in device memory, 32 rows at a time, signalled by a
+// per-slot flag. Warps are persistent and take strips in order from a ticket
+// counter, so a warp only ever waits for a strip whose warp is already
+// running: the deadlock rule of Xiao, Aji and Feng holds for any grid size.
+//
+// The cell update is recurrence.hpp's (update_cell), written out with the
+// Hopper DPX instructions: max(a + b, c) and max3 are one instruction each.
+#include <cuda/atomic>
+
+#include <algorithm>
+#include <vector>
+
+#include "core/error.hpp"
+#include "pairwise/cpu/passes.hpp"
+#include "pairwise/cuda/cuda_check.hpp"
+#include "pairwise/cuda/gpu_pass.hpp"
+
+namespace gdp::pairwise {
+namespace {
+
+constexpr int kLanes = 32;
+constexpr int kCols = 8;                       // columns a lane keeps in registers
+constexpr int kStripWidth = kLanes * kCols;    // columns a warp sweeps
+constexpr int kWarpsPerBlock = 4;
+constexpr short kPadScore = -1000;             // columns past the target: never better than a real one
+constexpr unsigned kFull = 0xffffffffu;
+
+struct Params {
+  const std::uint8_t* q;
+  const std::uint8_t* t;
+  int m, n;
+  const int* sub;  // dim x dim
+  int dim;
+  int open, open_extend, extend;
+  int free_top, left_open;
+  long long strips, slots;
+  int2* ring;                    // slots x m boundary cells (H, E)
+  unsigned long long* flags;     // per slot: strip << 32 | rows published
+  unsigned long long* ticket;
+  int* last_h;                   // row m, columns 1..n at [1..n]; may be null
+  int* last_f;
+  int4* strip_best;              // End::anywhere: per strip {score, i, j}
+};
+
+__device__ __forceinline__ int top_h(const Params& p, bool local, long long j) {
+  if (j == 0 || local || p.free_top) return 0;
+  return -(p.open + static_cast<int>(j) * p.extend);
+}
+__device__ __forceinline__ int left_h(const Params& p, bool local, int i) {
+  if (local) return 0;
+  return -(p.left_open + i * p.extend);
+}
+
+__device__ __forceinline__ unsigned long long flag_value(long long strip, int rows) {
+  return (static_cast<unsigned long long>(strip) << 32) | static_cast<unsigned>(rows);
+}
+__device__ __forceinline__ void wait_flag(unsigned long long* flag, unsigned long long at_least) {
+  ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> f(*flag);
+  while (f.load(::cuda::memory_order_acquire) < at_least) {
+  }
+}
+
+// One row of a lane's columns: recurrence.hpp's update_cell, in DPX form.
+// `f` holds F(i, c) on entry and F(i+1, c) on return, so that H - open -
+// extend is computed once per cell and serves both E (to the right) and F
+// (below). With LastRow, H and F of the row go to device memory.
+template <bool Local, bool LastRow>
+__device__ __forceinline__ void lane_row(int (&hp)[kCols], int (&f)[kCols], const int (&sc)[kCols], int& e, int hl,
+                                         int diag, const Params& p, long long j0) {
+  int hoe = hl - p.open_extend;
+#pragma unroll
+  for (int c = 0; c < kCols; ++c) {
+    e = __viaddmax_s32(e, -p.extend, hoe);
+    const int fc = f[c];
+    const int h = Local ? __vimax3_s32_relu(diag + sc[c], e, fc) : __vimax3_s32(diag + sc[c], e, fc);
+    diag = hp[c];
+    hp[c] = h;
+    hoe = h - p.open_extend;
+    f[c] = __viaddmax_s32(fc, -p.extend, hoe);
+    if constexpr (LastRow) {
+      if (j0 + c < p.n) {
+        p.last_h[j0 + c + 1] = h;
+        if (p.last_f) p.last_f[j0 + c + 1] = fc;
+      }
+    }
+  }
+}
+
+// Eight 16-bit scores, sign-extended.
+__device__ __forceinline__ void unpack_scores(uint4 w, int (&sc)[kCols]) {
+  const unsigned words[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    sc[2 * k] = static_cast<int>(__byte_perm(words[k], 0, 0x9910));
+    sc[2 * k + 1] = static_cast<int>(__byte_perm(words[k], 0, 0xBB32));
+  }
+}
+
+// Best of two candidates: higher score, then the earlier cell in row-major
+// order (the oracle's tie rule).
+__device__ __forceinline__ bool better(int s1, int i1, int j1, int s2, int i2, int j2) {
+  if (s1 != s2) return s1 > s2;
+  if (i1 != i2) return i1 < i2;
+  return j1 < j2;
+}
+
+template <bool Local, bool Anywhere>
+__global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p) {
+  extern __shared__ __align__(16) short profiles[];
+  const int lane = static_cast<int>(threadIdx.x) & (kLanes - 1);
+  short* profile = profiles + (threadIdx.x / kLanes) * p.dim * kStripWidth;
+  const int m = p.m;
+
+  for (;;) {
+    unsigned long long ticket = 0;
+    if (lane == 0) ticket = atomicAdd(p.ticket, 1ull);
+    const long long s = static_cast<long long>(__shfl_sync(kFull, ticket, 0));
+    if (s >= p.strips) return;
+    const long long j0 = s * kStripWidth + lane * kCols;  // my first column, 0-based
+
+    // The strip's target profile: profile[a][column] = score(a, t[column]).
+    __syncwarp();
+    for (int a = 0; a < p.dim; ++a) {
+#pragma unroll
+      for (int c = 0; c < kCols; ++c) {
+        const long long j = j0 + c;
+        profile[a * kStripWidth + lane * kCols + c] =
+            j < p.n ? static_cast<short>(__ldg(p.sub + a * p.dim + p.t[j])) : kPadScore;
+      }
+    }
+    __syncwarp();
+
+    const bool produces = s + 1 < p.strips;
+    const long long slot = s % p.slots, in_slot = (s + p.slots - 1) % p.slots;
+    // The slot is free once the strip that read its last contents is done.
+    if (produces && s >= p.slots && lane == 0) wait_flag(&p.flags[(s - p.slots + 1) % p.slots], flag_value(s - p.slots + 1, m));
+    __syncwarp();
+
+    int hp[kCols], f[kCols];
+#pragma unroll
+    for (int c = 0; c < kCols; ++c) {
+      hp[c] = top_h(p, Local, j0 + c + 1);
+      f[c] = hp[c] - p.open_extend;  // F(1, c): F(0, c) is minus infinity
+    }
+    int diag = top_h(p, Local, j0);
+    int hr = 0, er = neg_inf;          // my last column's H and E, for the lane on my right
+    int in_h = 0, in_e = neg_inf;      // left boundary rows for lane 0, one row per lane
+    int out_h = 0, out_e = 0;          // right boundary rows, one row per lane
+    int best = 0, best_i = 0, best_j = 0;
+
+    for (int step = 0; step < m + kLanes - 1; ++step) {
+      if ((step & (kLanes - 1)) == 0 && step < m) {
+        const int row = step + 1 + lane;
+        if (s == 0) {
+          in_h = left_h(p, Local, row);
+          in_e = neg_inf;
+        } else {
+          if (lane == 0) wait_flag(&p.flags[in_slot], flag_value(s - 1, min(step + kLanes, m)));
+          __syncwarp();
+          if (row <= m) {
+            const int2 v = __ldcg(&p.ring[in_slot * m + row - 1]);
+            in_h = v.x;
+            in_e = v.y;
+          }
+        }
+      }
+      int hl = __shfl_up_sync(kFull, hr, 1), el = __shfl_up_sync(kFull, er, 1);
+      const int bh = __shfl_sync(kFull, in_h, step & (kLanes - 1));
+      const int be = __shfl_sync(kFull, in_e, step & (kLanes - 1));
+      if (lane == 0) hl = bh, el = be;
+
+      const int i = step - lane + 1;
+      if (i >= 1 && i <= m) {
+        const int a = __ldg(p.q + i - 1);
+        int sc[kCols];
+        unpack_scores(*reinterpret_cast<const uint4*>(profile + a * kStripWidth + lane * kCols), sc);
+        int e = el;
+        if (i == m && p.last_h)
+          lane_row<Local, true>(hp, f, sc, e, hl, diag, p, j0);
+        else
+          lane_row<Local, false>(hp, f, sc, e, hl, diag, p, j0);
+        diag = hl;
+        hr = hp[kCols - 1];
+        er = e;
+        if constexpr (Anywhere) {
+          int row_max = hp[0];
+#pragma unroll
+          for (int c = 1; c + 1 < kCols; c += 2) row_max = __vimax3_s32(row_max, hp[c], hp[c + 1]);
+          if constexpr (kCols % 2 == 0) row_max = max(row_max, hp[kCols - 1]);
+          if (row_max > best) {
+            best = row_max;
+            best_i = i;
+#pragma unroll
+            for (int c = kCols - 1; c >= 0; --c)
+              if (hp[c] == row_max) best_j = static_cast<int>(j0 + c + 1);
+          }
+        }
+      }
+
+      // Lane 31 finished row r; gather 32 rows of the right edge, then publish.
+      if (produces) {
+        const int oh = __shfl_sync(kFull, hr, kLanes - 1), oe = __shfl_sync(kFull, er, kLanes - 1);
+        const int r = step - (kLanes - 2);
+        if (r >= 1 && r <= m) {
+          if (((r - 1) & (kLanes - 1)) == lane) out_h = oh, out_e = oe;
+          if ((r & (kLanes - 1)) == 0 || r == m) {
+            const int base = (r - 1) & ~(kLanes - 1);
+            if (base + lane < r) __stcg(&p.ring[slot * m + base + lane], make_int2(out_h, out_e));
+            __threadfence();
+            __syncwarp();
+            if (lane == 0) {
+              ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> flag(p.flags[slot]);
+              flag.store(flag_value(s, r), ::cuda::memory_order_release);
+            }
+          }
+        }
+      }
+    }
+
+    if constexpr (Anywhere) {
+      for (int d = kLanes / 2; d > 0; d /= 2) {
+        const int s2 = __shfl_xor_sync(kFull, best, d), i2 = __shfl_xor_sync(kFull, best_i, d),
+                  j2 = __shfl_xor_sync(kFull, best_j, d);
+        if (better(s2, i2, j2, best, best_i, best_j)) best = s2, best_i = i2, best_j = j2;
+      }
+      if (lane == 0) p.strip_best[s] = make_int4(best, best_i, best_j, 0);
+    }
+  }
+}
+
+template <bool Local, bool Anywhere>
+void launch(const Params& p, int blocks, std::size_t shared) {
+  striped_score<Local, Anywhere><<<blocks, kWarpsPerBlock * kLanes, shared>>>(p);
+}
+
+using Kernel = void (*)(Params);
+Kernel kernel_for(bool local, bool anywhere) {
+  if (local) return anywhere ? striped_score<true, true> : striped_score<true, false>;
+  return anywhere ? striped_score<false, true> : striped_score<false, false>;
+}
+
+}  // namespace
+
+void init_gpu(int device) {
+  GDP_CUDA_CHECK(cudaSetDevice(device));
+  GDP_CUDA_CHECK(cudaFree(nullptr));
+}
+
+PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
+                          LastRow last_row, long long max_slots) {
+  const long long m = static_cast<long long>(q.size()), n = static_cast<long long>(t.size());
+  if (m == 0 || n == 0) return score_pass_scalar(q, t, scheme, shape, last_row);
+  if (m >= (1LL << 31) - kLanes || n >= (1LL << 31) - kStripWidth)
+    throw RunError("sequences of 2^31 letters or more are not supported on the GPU");
+  if (scheme.max_abs_score() > -kPadScore)
+    throw RunError("substitution scores beyond +-1000 are not supported on the GPU");
+
+  GDP_CUDA_CHECK(cudaSetDevice(device));
+  cudaDeviceProp prop{};
+  GDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  const bool anywhere = shape.end == End::anywhere;
+  const Kernel kernel = kernel_for(shape.local, anywhere);
+  const std::size_t shared = static_cast<std::size_t>(kWarpsPerBlock) * scheme.dim * kStripWidth * sizeof(short);
+  GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
+  int per_sm = 0;
+  GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWarpsPerBlock * kLanes, shared));
+  if (per_sm == 0) throw RunError("the GPU kernel does not fit on this device (shared memory)");
+
+  const long long strips = (n + kStripWidth - 1) / kStripWidth;
+  const long long blocks = std::min<long long>(static_cast<long long>(per_sm) * prop.multiProcessorCount,
+                                               (strips + kWarpsPerBlock - 1) / kWarpsPerBlock);
+  const long long warps = blocks * kWarpsPerBlock;
+  // Ring slots: twice the warps in flight keeps producers from waiting for a
+  // free slot; the ring is bounded by a quarter of the free memory.
+  std::size_t free_bytes = 0, total_bytes = 0;
+  GDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const long long column_bytes = m * static_cast<long long>(sizeof(int2));
+  const long long affordable = static_cast<long long>(free_bytes / 4) / column_bytes;
+  long long slots = std::min({strips, 2 * warps, affordable});
+  if (max_slots > 0) slots = std::min(slots, std::max(max_slots, 2LL));
+  if (slots < 1 || (strips > 1 && slots < 2))
+    throw RunError("a query of " + std::to_string(m) + " letters needs " + std::to_string(2 * column_bytes >> 20) +
+                   " MiB of GPU memory for its boundary columns; " + std::to_string(free_bytes >> 20) +
+                   " MiB are free");
+
+  cuda::DeviceArray<std::uint8_t> dq(static_cast<std::size_t>(m)), dt(static_cast<std::size_t>(n));
+  cuda::DeviceArray<int> dsub(scheme.scores.size());
+  cuda::DeviceArray<int2> ring(static_cast<std::size_t>(slots * m), "cudaMalloc (boundary columns)");
+  cuda::DeviceArray<unsigned long long> flags(static_cast<std::size_t>(slots) + 1);
+  const bool want_row = last_row.h || shape.end != End::anywhere;
+  cuda::DeviceArray<int> last_h(want_row ? static_cast<std::size_t>(n + 1) : 0);
+  cuda::DeviceArray<int> last_f(last_row.f ? static_cast<std::size_t>(n + 1) : 0);
+  cuda::DeviceArray<int4> strip_best(anywhere ? static_cast<std::size_t>(strips) : 0);
+
+  GDP_CUDA_CHECK(cudaMemcpy(dq.get(), q.data(), q.size(), cudaMemcpyHostToDevice));
+  GDP_CUDA_CHECK(cudaMemcpy(dt.get(), t.data(), t.size(), cudaMemcpyHostToDevice));
+  GDP_CUDA_CHECK(cudaMemcpy(dsub.get(), scheme.scores.data(), scheme.scores.size() * sizeof(int), cudaMemcpyHostToDevice));
+  GDP_CUDA_CHECK(cudaMemset(flags.get(), 0, flags.size() * sizeof(unsigned long long)));
+
+  const GapCosts g = gap_costs(scheme);
+  Params p{};
+  p.q = dq.get();
+  p.t = dt.get();
+  p.m = static_cast<int>(m);
+  p.n = static_cast<int>(n);
+  p.sub = dsub.get();
+  p.dim = scheme.dim;
+  p.open = scheme.gap_open;
+  p.open_extend = g.open_extend;
+  p.extend = g.extend;
+  p.free_top = shape.free_top;
+  p.left_open = shape.left_open;
+  p.strips = strips;
+  p.slots = slots;
+  p.ring = ring.get();
+  p.flags = flags.get();
+  p.ticket = flags.get() + slots;
+  p.last_h = last_h.get();
+  p.last_f = last_f.get();
+  p.strip_best = strip_best.get();
+
+  if (shape.local)
+    anywhere ? launch<true, true>(p, static_cast<int>(blocks), shared) : launch<true, false>(p, static_cast<int>(blocks), shared);
+  else
+    anywhere ? launch<false, true>(p, static_cast<int>(blocks), shared) : launch<false, false>(p, static_cast<int>(blocks), shared);
+  GDP_CUDA_CHECK(cudaGetLastError());
+  GDP_CUDA_CHECK(cudaDeviceSynchronize());
+
+  PassResult best{0, 0, 0};
+  if (anywhere) {
+    std::vector<int4> per_strip(static_cast<std::size_t>(strips));
+    GDP_CUDA_CHECK(cudaMemcpy(per_strip.data(), strip_best.get(), per_strip.size() * sizeof(int4), cudaMemcpyDeviceToHost));
+    for (const int4& b : per_strip) {
+      const bool wins = b.x > best.score || (b.x == best.score && b.x > 0 &&
+                                             (b.y < best.end_i || (b.y == best.end_i && b.z < best.end_j)));
+      if (wins) best = {b.x, b.y, b.z};
+    }
+  }
+  std::vector<int> h(static_cast<std::size_t>(n + 1), 0), f(static_cast<std::size_t>(n + 1), 0);
+  if (want_row) {
+    GDP_CUDA_CHECK(cudaMemcpy(h.data() + 1, last_h.get() + 1, static_cast<std::size_t>(n) * sizeof(int), cudaMemcpyDeviceToHost));
+    h[0] = left_h_of(shape, g, m);
+  }
+  if (last_row.f)
+    GDP_CUDA_CHECK(cudaMemcpy(f.data() + 1, last_f.get() + 1, static_cast<std::size_t>(n) * sizeof(int), cudaMemcpyDeviceToHost));
+  return finish_pass(h, f, m, shape, best, last_row);
+}
+
+}  // namespace gdp::pairwise

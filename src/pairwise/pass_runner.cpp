@@ -1,0 +1,27 @@
+// One pass on the chosen backend. The GPU takes the large passes; small ones
+// (the leaves of Myers-Miller, short pairs) are faster on the CPU than a
+// kernel launch and its transfers.
+#include "core/progress.hpp"
+#include "pairwise/cpu/passes.hpp"
+#include "pairwise/cuda/gpu_pass.hpp"
+
+namespace gdp::pairwise {
+
+PassResult run_pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, const Options& o,
+                    LastRow last_row) {
+  const std::int64_t cells = static_cast<std::int64_t>(q.size()) * static_cast<std::int64_t>(t.size());
+  switch (o.backend) {
+    case Backend::gpu:
+      if (cells >= o.min_gpu_cells) {
+        const PassResult r = score_pass_gpu(q, t, scheme, shape, o.device, last_row);
+        if (o.progress) o.progress->add(static_cast<std::uint64_t>(cells));
+        return r;
+      }
+      return score_pass_tiled(q, t, scheme, shape, o.threads, last_row, o.progress);
+    case Backend::cpu_openmp: return score_pass_tiled(q, t, scheme, shape, o.threads, last_row, o.progress);
+    case Backend::cpu_scalar: break;
+  }
+  return score_pass_scalar(q, t, scheme, shape, last_row, o.progress);
+}
+
+}  // namespace gdp::pairwise

@@ -1,0 +1,128 @@
+// The GPU pass and the GPU alignment equal the scalar oracle: score, end
+// cell (ties included), and the last row's H and F, on many shapes. Tagged
+// [gpu]: without a GPU they report themselves skipped.
+#include <catch2/catch.hpp>
+
+#include "gpu_test.hpp"
+#include "pairwise/cpu/passes.hpp"
+#include "pairwise/cuda/gpu_pass.hpp"
+#include "pairwise/modes.hpp"
+#include "random_inputs.hpp"
+
+using namespace gdp;
+using namespace gdp::pairwise;
+
+namespace {
+
+const Mode all_modes[] = {Mode::local, Mode::global, Mode::semiglobal};
+
+// Lengths around the warp (32), a lane's strip (256 = 32 lanes x 8 columns)
+// and the 32-row batches, primes, and very unequal pairs.
+std::vector<std::pair<std::size_t, std::size_t>> gpu_shapes() {
+  return {{1, 1},     {1, 2},     {2, 1},     {2, 2},     {31, 31},   {32, 32},  {33, 33},   {31, 33},
+          {33, 31},   {1, 300},   {300, 1},   {255, 255}, {256, 256}, {257, 257}, {255, 257}, {257, 255},
+          {97, 1009}, {1009, 97}, {20, 2000}, {2000, 20}, {64, 513},  {511, 64}, {100, 771}, {45, 4099}};
+}
+
+void require_same_pass(Residues q, Residues t, const ScoringScheme& s, const Shape& shape, long long max_slots) {
+  std::vector<int> h1(t.size() + 1), f1(t.size() + 1), h2(t.size() + 1, -7), f2(t.size() + 1, -7);
+  const PassResult a = score_pass_scalar(q, t, s, shape, LastRow{h1.data(), f1.data()});
+  const PassResult b = score_pass_gpu(q, t, s, shape, 0, LastRow{h2.data(), f2.data()}, max_slots);
+  REQUIRE(a.score == b.score);
+  REQUIRE(a.end_i == b.end_i);
+  REQUIRE(a.end_j == b.end_j);
+  REQUIRE(h1 == h2);
+  REQUIRE(f1 == f2);
+  // Without a last row asked for, the same end.
+  const PassResult c = score_pass_gpu(q, t, s, shape, 0, {}, max_slots);
+  REQUIRE(c.score == a.score);
+  REQUIRE(c.end_i == a.end_i);
+  REQUIRE(c.end_j == a.end_j);
+}
+
+}  // namespace
+
+TEST_CASE("GPU pass equals the scalar oracle on many shapes", "[gpu][pairwise]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(7);
+  const ScoringScheme dna = test::dna_scheme(), blosum = test::protein_scheme();
+  const ScoringScheme free_gaps = test::dna_scheme(1, -1, 0, 0);
+  int round = 0;
+  for (auto [m, n] : gpu_shapes())
+    for (Mode mode : all_modes) {
+      ++round;
+      const bool protein = round % 3 == 0;
+      const ScoringScheme& s = protein ? blosum : round % 7 == 1 ? free_gaps : dna;
+      const int alphabet = protein ? 20 : (round % 2 ? 2 : 4);  // 2 letters: many ties
+      const auto q = test::random_ranks(rng, m, alphabet);
+      auto t = test::random_ranks(rng, n, alphabet);
+      if (round % 4 == 1 && n > 0) {  // related sequences: long alignments
+        t = test::mutate(rng, q, alphabet);
+        t.resize(n, 0);
+      }
+      for (const Shape& shape : {shape_of(mode, s), Shape{false, false, 0, End::anywhere},
+                                 Shape{false, false, s.gap_open, End::last_row}})
+        for (long long slots : {0LL, 2LL}) {
+          INFO("m " << q.size() << " n " << t.size() << " mode " << to_string(mode) << " local " << shape.local
+                    << " end " << static_cast<int>(shape.end) << " slots " << slots << " scheme " << s.name);
+          require_same_pass(q, t, s, shape, slots);
+        }
+    }
+}
+
+TEST_CASE("GPU pass with a small ring of boundary columns equals the oracle", "[gpu][pairwise]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(11);
+  const ScoringScheme dna = test::dna_scheme();
+  for (long long slots : {2LL, 3LL, 5LL, 64LL})
+    for (auto [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{{40, 20000}, {300, 9000}, {1, 5000}})
+      for (Mode mode : all_modes) {
+        const auto q = test::random_ranks(rng, m, 4);
+        const auto t = test::random_ranks(rng, n, 4);
+        INFO("m " << m << " n " << n << " slots " << slots << " mode " << to_string(mode));
+        require_same_pass(q, t, dna, shape_of(mode, dna), slots);
+      }
+}
+
+TEST_CASE("GPU alignment re-scores to the oracle's score", "[gpu][pairwise]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(5);
+  const ScoringScheme dna = test::dna_scheme(), blosum = test::protein_scheme();
+  std::uniform_int_distribution<std::size_t> len(1, 900);
+  for (int round = 0; round < 60; ++round)
+    for (Mode mode : all_modes) {
+      const bool protein = round % 2 == 1;
+      const ScoringScheme& s = protein ? blosum : dna;
+      const int alphabet = protein ? 20 : 4;
+      const auto q = test::random_ranks(rng, len(rng), alphabet);
+      const auto t = round % 3 ? test::mutate(rng, q, alphabet) : test::random_ranks(rng, len(rng), alphabet);
+      if (t.empty()) continue;
+      INFO("round " << round << " m " << q.size() << " n " << t.size() << " mode " << to_string(mode));
+      const Alignment cpu = align(q, t, s, Options{mode, false, Backend::cpu_scalar, 1, nullptr});
+      Options o{mode, false, Backend::gpu, 2, nullptr};
+      o.min_gpu_cells = 0;  // every pass on the GPU, Myers-Miller's too
+      const Alignment gpu = align(q, t, s, o);
+      REQUIRE(gpu.score == cpu.score);
+      REQUIRE(gpu.query_end == cpu.query_end);
+      REQUIRE(gpu.target_end == cpu.target_end);
+      REQUIRE(gpu.query_begin == cpu.query_begin);
+      REQUIRE(gpu.target_begin == cpu.target_begin);
+      REQUIRE(rescore(gpu, q, t, s) == cpu.score);
+    }
+}
+
+TEST_CASE("GPU pass equals the OpenMP pass on 100,000 x 100,000", "[gpu][pairwise][large]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(100000);
+  const ScoringScheme dna = test::dna_scheme();
+  const auto q = test::random_ranks(rng, 100000, 4);
+  const auto t = test::mutate(rng, q, 4, 0.3);
+  for (Mode mode : {Mode::local, Mode::semiglobal}) {
+    INFO("mode " << to_string(mode));
+    const PassResult cpu = score_pass_tiled(q, t, dna, shape_of(mode, dna), 16);
+    const PassResult gpu = score_pass_gpu(q, t, dna, shape_of(mode, dna), 0);
+    REQUIRE(gpu.score == cpu.score);
+    REQUIRE(gpu.end_i == cpu.end_i);
+    REQUIRE(gpu.end_j == cpu.end_j);
+  }
+}
