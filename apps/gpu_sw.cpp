@@ -151,6 +151,11 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   if (!common.report.empty()) {
     report.backend = std::string(pw::to_string(options.backend));
     report.device = choice.use_gpu ? choice.gpu.name : gdp::cpu_name();
+    if (choice.use_gpu) {
+      const pw::GpuStats g = pw::gpu_stats();
+      report.gpu = {{"passes", g.passes}, {"kernel_seconds", g.kernel_seconds},
+                    {"peak_memory_bytes", static_cast<double>(g.peak_memory_bytes)}};
+    }
     report.threads = threads;
     report.inputs = {{"queries", static_cast<double>(queries.records.size())},
                      {"targets", static_cast<double>(targets.records.size())},

@@ -3,8 +3,9 @@
 # (issue 3). Score-only, local, DNA: 1e4 x 1e6, 1e5 x 1e6, 1e5 x 1e7; full
 # alignment: 20,860 x 29,120 (the dissertation's pair size) and 1e5 x 1e5.
 # The CPU and parasail run on the smaller inputs only (minutes otherwise);
-# their rates scale linearly with the cells. Peak device memory is sampled
-# with nvidia-smi every 20 ms. Prints Markdown tables for bench/RESULTS.md.
+# their rates scale linearly with the cells. GPU kernel time and the
+# engine's peak device memory come from the timing report (--report).
+# Prints Markdown tables for bench/RESULTS.md.
 # Usage: scripts/bench/sw-gpu.sh [build-dir] [--quick]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -31,35 +32,30 @@ make b1e5.fa mutate --input "$work/a1e5.fa" --rate 0.1 --seed 49 --name b1e5
 calc() { awk "BEGIN { print $* }"; }
 len() { grep -v '>' "$1" | tr -d '\n' | wc -c; }
 phase() { grep -o "\"$2\": [0-9.e+-]*" "$1" | awk '{print $2}'; }
-peak_mib=0
-sample_memory() {  # runs "$@" while sampling the GPU's used memory
-  local base peak=0 used pid
-  base=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -i 0 | head -1)
-  "$@" & pid=$!
-  while kill -0 $pid 2>/dev/null; do
-    used=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -i 0 | head -1)
-    [ "$used" -gt "$peak" ] && peak=$used
-    sleep 0.02
-  done
-  wait $pid
-  peak_mib=$(( peak > base ? peak - base : 0 ))
-}
+gpu_field() { grep -o "\"$2\": [0-9.e+-]*" "$1" | awk '{print $2}' | head -1; }
 scoring="--match 2 --mismatch -3 --gap-open 5 --gap-extend 2"
 
-echo "| input | cells | run | score | end (query, target) | wall s | compute s | GCUPS | vs int32 ceiling 3.08T | peak GPU MiB |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| input | cells | run | score | end (query, target) | wall s | compute s | kernel s | GCUPS (compute) | GCUPS (kernel) | kernel vs int32 ceiling 3.08T | peak GPU MiB |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 row() {  # name q t label extra-flags...
   local name=$1 q=$2 t=$3 label=$4; shift 4
-  local cells t0 t1 out compute
+  local cells t0 t1 out compute kernel mib
   cells=$(calc "$(len "$q") * $(len "$t")")
   t0=$(date +%s.%N)
-  sample_memory "$build/gpu-sw" -q --score-only --format tsv --report "$work/r.json" $scoring "$@" "$q" "$t" -o "$work/out.tsv"
+  "$build/gpu-sw" -q --score-only --format tsv --report "$work/r.json" $scoring "$@" "$q" "$t" -o "$work/out.tsv"
   t1=$(date +%s.%N)
   out=$(awk 'NR==2{print $3, "(" $5 ", " $7 ")"}' "$work/out.tsv")
   compute=$(phase "$work/r.json" compute)
-  printf "| %s | %.2e | %s | %s | %s | %.2f | %.3f | %.1f | %.3f | %s |\n" "$name" "$cells" "$label" "${out%% *}" \
-    "${out#* }" "$(calc "$t1 - $t0")" "$compute" "$(calc "$cells / $compute / 1e9")" \
-    "$(calc "$cells / $compute / 3.08e12")" "$peak_mib"
+  kernel=$(gpu_field "$work/r.json" kernel_seconds); kernel=${kernel:-0}
+  mib=$(calc "$(gpu_field "$work/r.json" peak_memory_bytes || echo 0) / 1048576")
+  if [ "$kernel" = 0 ]; then
+    printf "| %s | %.2e | %s | %s | %s | %.2f | %.3f | - | %.1f | - | - | - |\n" "$name" "$cells" "$label" "${out%% *}" \
+      "${out#* }" "$(calc "$t1 - $t0")" "$compute" "$(calc "$cells / $compute / 1e9")"
+  else
+    printf "| %s | %.2e | %s | %s | %s | %.2f | %.3f | %.3f | %.1f | %.1f | %.3f | %.0f |\n" "$name" "$cells" "$label" \
+      "${out%% *}" "${out#* }" "$(calc "$t1 - $t0")" "$compute" "$kernel" "$(calc "$cells / $compute / 1e9")" \
+      "$(calc "$cells / $kernel / 1e9")" "$(calc "$cells / $kernel / 3.08e12")" "$mib"
+  fi
 }
 row "1e4 x 1e6" "$work/q1e4.fa" "$work/t1e6.fa" "GPU"
 row "1e4 x 1e6" "$work/q1e4.fa" "$work/t1e6.fa" "CPU $threads threads" --cpu --threads "$threads"
@@ -72,13 +68,13 @@ if command -v parasail_aligner >/dev/null; then
   t0=$(date +%s.%N)
   (cd "$work" && parasail_aligner -a sw_striped_32 -x -t 1 -d -M 2 -X 3 -o 7 -e 2 -f t1e6.fa -q q1e4.fa -g p.csv 0<&- >/dev/null 2>&1)
   t1=$(date +%s.%N)
-  printf "| 1e4 x 1e6 | %.2e | parasail sw_striped_32, 1 thread | %s | - | %.2f | - | %.1f (wall) | - | - |\n" "$cells" \
+  printf "| 1e4 x 1e6 | %.2e | parasail sw_striped_32, 1 thread | %s | - | %.2f | - | - | %.1f (wall) | - | - | - |\n" "$cells" \
     "$(cut -d, -f5 "$work/p.csv")" "$(calc "$t1 - $t0")" "$(calc "$cells / ($t1 - $t0) / 1e9")"
 fi
 
 echo
-echo "| alignment | cells | run | score | wall s | compute s | compute / score-only compute | peak GPU MiB |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| alignment | cells | run | score | wall s | compute s | score-only compute s | ratio | GPU passes | kernel s | peak GPU MiB |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 align() {  # name q t label flags...
   local name=$1 q=$2 t=$3 label=$4; shift 4
   local cells t0 t1 score_s compute
@@ -86,11 +82,13 @@ align() {  # name q t label flags...
   "$build/gpu-sw" -q --score-only --format tsv --report "$work/s.json" $scoring "$@" "$q" "$t" >/dev/null
   score_s=$(phase "$work/s.json" compute)
   t0=$(date +%s.%N)
-  sample_memory "$build/gpu-sw" -q --format tsv --report "$work/a.json" $scoring "$@" "$q" "$t" -o "$work/aln.tsv"
+  "$build/gpu-sw" -q --format tsv --report "$work/a.json" $scoring "$@" "$q" "$t" -o "$work/aln.tsv"
   t1=$(date +%s.%N)
   compute=$(phase "$work/a.json" compute)
-  printf "| %s | %.2e | %s | %s | %.2f | %.3f | %.2f | %s |\n" "$name" "$cells" "$label" \
-    "$(awk 'NR==2{print $3}' "$work/aln.tsv")" "$(calc "$t1 - $t0")" "$compute" "$(calc "$compute / $score_s")" "$peak_mib"
+  printf "| %s | %.2e | %s | %s | %.2f | %.3f | %.3f | %.2f | %s | %s | %.0f |\n" "$name" "$cells" "$label" \
+    "$(awk 'NR==2{print $3}' "$work/aln.tsv")" "$(calc "$t1 - $t0")" "$compute" "$score_s" "$(calc "$compute / $score_s")" \
+    "$(gpu_field "$work/a.json" passes || echo -)" "$(gpu_field "$work/a.json" kernel_seconds || echo -)" \
+    "$(calc "$(gpu_field "$work/a.json" peak_memory_bytes || echo 0) / 1048576")"
 }
 align "20,860 x 29,120" "$work/a20k.fa" "$work/b29k.fa" "GPU"
 align "20,860 x 29,120" "$work/a20k.fa" "$work/b29k.fa" "CPU $threads threads" --cpu --threads "$threads"

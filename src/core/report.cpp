@@ -36,6 +36,10 @@ std::string TimingReport::to_json() const {
     total += v;
   }
   j["seconds"]["total"] = total;
+  if (!gpu.empty()) {
+    j["gpu"] = nlohmann::ordered_json::object();
+    for (const auto& [k, v] : gpu) j["gpu"][k] = v;
+  }
   j[work_unit == "cells" ? "gcups" : "gops"] = rate_giga();
   return j.dump(2) + "\n";
 }

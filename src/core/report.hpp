@@ -15,6 +15,8 @@ struct TimingReport {
   double work = 0;               // cells or operations
   std::string work_unit = "cells";
   std::vector<std::pair<std::string, double>> phases;  // name -> seconds
+  // GPU figures inside the phases (kernel seconds, peak memory); not summed.
+  std::vector<std::pair<std::string, double>> gpu;
 
   void add_phase(const std::string& name, double seconds) { phases.emplace_back(name, seconds); }
   // Work per second over the compute (and traceback) phases, in G units.

@@ -61,6 +61,14 @@ struct Options {
 // milliseconds) is not counted as compute time. Throws RunError.
 void init_gpu(int device);
 
+// What the GPU passes of this process did so far.
+struct GpuStats {
+  int passes = 0;
+  double kernel_seconds = 0;       // in the score kernels
+  std::size_t peak_memory_bytes = 0;  // the engine's device memory at its largest
+};
+GpuStats gpu_stats();
+
 // Throws InputError when scores for sequences this long could leave the
 // range an int32 engine handles exactly.
 void check_score_range(std::int64_t query_length, std::int64_t target_length, const ScoringScheme& scheme);

@@ -17,20 +17,30 @@ inline void check(cudaError_t status, const char* what) {
   throw RunError(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(status));
 }
 
-// Device memory that frees itself.
+// Device memory that frees itself, and grows when asked for more.
 template <class T>
 class DeviceArray {
  public:
-  explicit DeviceArray(std::size_t count, const char* what = "cudaMalloc") : count_(count) {
-    if (count_ > 0) check(cudaMalloc(reinterpret_cast<void**>(&data_), count_ * sizeof(T)), what);
-  }
+  DeviceArray() = default;
   DeviceArray(const DeviceArray&) = delete;
   DeviceArray& operator=(const DeviceArray&) = delete;
-  ~DeviceArray() {
+  ~DeviceArray() { release(); }
+  // At least `count` elements; the contents are lost when it grows.
+  T* reserve(std::size_t count, const char* what = "cudaMalloc") {
+    if (count <= count_) return data_;
+    release();
+    check(cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T)), what);
+    count_ = count;
+    return data_;
+  }
+  void release() {
     if (data_) cudaFree(data_);
+    data_ = nullptr;
+    count_ = 0;
   }
   T* get() const { return data_; }
   std::size_t size() const { return count_; }
+  std::size_t bytes() const { return count_ * sizeof(T); }
 
  private:
   T* data_ = nullptr;

@@ -7,8 +7,9 @@
 // row (step - L), so the warp is a 32-deep anti-diagonal wavefront. Each
 // step a lane takes H and E of its left neighbour's last column by a warp
 // shuffle; lane 0 takes them from the strip on the left, through a ring of
-// boundary columns in device memory, 32 rows at a time, signalled by a
-// per-slot flag. Warps are persistent and take strips in order from a ticket
+// boundary columns in device memory, kBatch rows at a time, signalled by a
+// per-slot flag. A strip can start kLanes + kBatch steps after the one on
+// its left, so a query of m rows keeps about m / 40 warps busy at once. Warps are persistent and take strips in order from a ticket
 // counter, so a warp only ever waits for a strip whose warp is already
 // running: the deadlock rule of Xiao, Aji and Feng holds for any grid size.
 //
@@ -30,6 +31,7 @@ namespace {
 constexpr int kLanes = 32;
 constexpr int kCols = 8;                       // columns a lane keeps in registers
 constexpr int kStripWidth = kLanes * kCols;    // columns a warp sweeps
+constexpr int kBatch = 8;                      // boundary rows passed between strips at a time
 constexpr int kWarpsPerBlock = 4;
 constexpr short kPadScore = -1000;             // columns past the target: never better than a real one
 constexpr unsigned kFull = 0xffffffffu;
@@ -153,20 +155,20 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p
     }
     int diag = top_h(p, Local, j0);
     int hr = 0, er = neg_inf;          // my last column's H and E, for the lane on my right
-    int in_h = 0, in_e = neg_inf;      // left boundary rows for lane 0, one row per lane
-    int out_h = 0, out_e = 0;          // right boundary rows, one row per lane
+    int in_h = 0, in_e = neg_inf;      // left boundary rows for lane 0, one row per lane < kBatch
+    int out_h = 0, out_e = 0;          // right boundary rows, one row per lane < kBatch
     int best = 0, best_i = 0, best_j = 0;
 
     for (int step = 0; step < m + kLanes - 1; ++step) {
-      if ((step & (kLanes - 1)) == 0 && step < m) {
+      if ((step & (kBatch - 1)) == 0 && step < m) {
         const int row = step + 1 + lane;
         if (s == 0) {
           in_h = left_h(p, Local, row);
           in_e = neg_inf;
         } else {
-          if (lane == 0) wait_flag(&p.flags[in_slot], flag_value(s - 1, min(step + kLanes, m)));
+          if (lane == 0) wait_flag(&p.flags[in_slot], flag_value(s - 1, min(step + kBatch, m)));
           __syncwarp();
-          if (row <= m) {
+          if (lane < kBatch && row <= m) {
             const int2 v = __ldcg(&p.ring[in_slot * m + row - 1]);
             in_h = v.x;
             in_e = v.y;
@@ -174,8 +176,8 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p
         }
       }
       int hl = __shfl_up_sync(kFull, hr, 1), el = __shfl_up_sync(kFull, er, 1);
-      const int bh = __shfl_sync(kFull, in_h, step & (kLanes - 1));
-      const int be = __shfl_sync(kFull, in_e, step & (kLanes - 1));
+      const int bh = __shfl_sync(kFull, in_h, step & (kBatch - 1));
+      const int be = __shfl_sync(kFull, in_e, step & (kBatch - 1));
       if (lane == 0) hl = bh, el = be;
 
       const int i = step - lane + 1;
@@ -206,15 +208,15 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p
         }
       }
 
-      // Lane 31 finished row r; gather 32 rows of the right edge, then publish.
+      // Lane 31 finished row r; gather kBatch rows of the right edge, then publish.
       if (produces) {
         const int oh = __shfl_sync(kFull, hr, kLanes - 1), oe = __shfl_sync(kFull, er, kLanes - 1);
         const int r = step - (kLanes - 2);
         if (r >= 1 && r <= m) {
-          if (((r - 1) & (kLanes - 1)) == lane) out_h = oh, out_e = oe;
-          if ((r & (kLanes - 1)) == 0 || r == m) {
-            const int base = (r - 1) & ~(kLanes - 1);
-            if (base + lane < r) __stcg(&p.ring[slot * m + base + lane], make_int2(out_h, out_e));
+          if (((r - 1) & (kBatch - 1)) == lane) out_h = oh, out_e = oe;
+          if ((r & (kBatch - 1)) == 0 || r == m) {
+            const int base = (r - 1) & ~(kBatch - 1);
+            if (lane < kBatch && base + lane < r) __stcg(&p.ring[slot * m + base + lane], make_int2(out_h, out_e));
             __threadfence();
             __syncwarp();
             if (lane == 0) {
@@ -237,18 +239,67 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p
   }
 }
 
-template <bool Local, bool Anywhere>
-void launch(const Params& p, int blocks, std::size_t shared) {
-  striped_score<Local, Anywhere><<<blocks, kWarpsPerBlock * kLanes, shared>>>(p);
-}
-
 using Kernel = void (*)(Params);
 Kernel kernel_for(bool local, bool anywhere) {
   if (local) return anywhere ? striped_score<true, true> : striped_score<true, false>;
   return anywhere ? striped_score<false, true> : striped_score<false, false>;
 }
 
+// Device memory kept between passes (Myers-Miller makes many): it only grows.
+struct Workspace {
+  int device = -1;
+  cuda::DeviceArray<std::uint8_t> q, t;
+  cuda::DeviceArray<int> sub, last_h, last_f;
+  cuda::DeviceArray<int2> ring;
+  cuda::DeviceArray<unsigned long long> flags;
+  cuda::DeviceArray<int4> strip_best;
+  std::size_t bytes() const {
+    return q.bytes() + t.bytes() + sub.bytes() + last_h.bytes() + last_f.bytes() + ring.bytes() + flags.bytes() +
+           strip_best.bytes();
+  }
+  void release() {
+    q.release(), t.release(), sub.release(), last_h.release(), last_f.release(), ring.release(), flags.release(),
+        strip_best.release();
+  }
+};
+
+Workspace& workspace() {
+  static Workspace w;
+  return w;
+}
+
+GpuStats& stats() {
+  static GpuStats s;
+  return s;
+}
+
+// Times the kernel with events; frees them on the way out.
+class KernelTimer {
+ public:
+  KernelTimer() {
+    GDP_CUDA_CHECK(cudaEventCreate(&start_));
+    GDP_CUDA_CHECK(cudaEventCreate(&stop_));
+  }
+  ~KernelTimer() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  void start() { GDP_CUDA_CHECK(cudaEventRecord(start_)); }
+  double stop_seconds() {
+    GDP_CUDA_CHECK(cudaEventRecord(stop_));
+    GDP_CUDA_CHECK(cudaEventSynchronize(stop_));
+    float ms = 0;
+    GDP_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    return ms / 1000.0;
+  }
+
+ private:
+  cudaEvent_t start_{}, stop_{};
+};
+
 }  // namespace
+
+GpuStats gpu_stats() { return stats(); }
 
 void init_gpu(int device) {
   GDP_CUDA_CHECK(cudaSetDevice(device));
@@ -265,6 +316,8 @@ PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, c
     throw RunError("substitution scores beyond +-1000 are not supported on the GPU");
 
   GDP_CUDA_CHECK(cudaSetDevice(device));
+  Workspace& w = workspace();
+  if (w.device != device) w.release(), w.device = device;
   cudaDeviceProp prop{};
   GDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   const bool anywhere = shape.end == End::anywhere;
@@ -280,39 +333,41 @@ PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, c
                                                (strips + kWarpsPerBlock - 1) / kWarpsPerBlock);
   const long long warps = blocks * kWarpsPerBlock;
   // Ring slots: twice the warps in flight keeps producers from waiting for a
-  // free slot; the ring is bounded by a quarter of the free memory.
+  // free slot; the ring takes at most a quarter of the free memory.
   std::size_t free_bytes = 0, total_bytes = 0;
   GDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   const long long column_bytes = m * static_cast<long long>(sizeof(int2));
-  const long long affordable = static_cast<long long>(free_bytes / 4) / column_bytes;
+  const long long affordable = static_cast<long long>((free_bytes + w.ring.bytes()) / 4) / column_bytes;
   long long slots = std::min({strips, 2 * warps, affordable});
   if (max_slots > 0) slots = std::min(slots, std::max(max_slots, 2LL));
   if (slots < 1 || (strips > 1 && slots < 2))
-    throw RunError("a query of " + std::to_string(m) + " letters needs " + std::to_string(2 * column_bytes >> 20) +
+    throw RunError("a query of " + std::to_string(m) + " letters needs " + std::to_string(8 * column_bytes >> 20) +
                    " MiB of GPU memory for its boundary columns; " + std::to_string(free_bytes >> 20) +
                    " MiB are free");
 
-  cuda::DeviceArray<std::uint8_t> dq(static_cast<std::size_t>(m)), dt(static_cast<std::size_t>(n));
-  cuda::DeviceArray<int> dsub(scheme.scores.size());
-  cuda::DeviceArray<int2> ring(static_cast<std::size_t>(slots * m), "cudaMalloc (boundary columns)");
-  cuda::DeviceArray<unsigned long long> flags(static_cast<std::size_t>(slots) + 1);
   const bool want_row = last_row.h || shape.end != End::anywhere;
-  cuda::DeviceArray<int> last_h(want_row ? static_cast<std::size_t>(n + 1) : 0);
-  cuda::DeviceArray<int> last_f(last_row.f ? static_cast<std::size_t>(n + 1) : 0);
-  cuda::DeviceArray<int4> strip_best(anywhere ? static_cast<std::size_t>(strips) : 0);
+  w.q.reserve(static_cast<std::size_t>(m));
+  w.t.reserve(static_cast<std::size_t>(n));
+  w.sub.reserve(scheme.scores.size());
+  w.ring.reserve(static_cast<std::size_t>(slots * m), "cudaMalloc (boundary columns)");
+  w.flags.reserve(static_cast<std::size_t>(slots) + 1);
+  if (want_row) w.last_h.reserve(static_cast<std::size_t>(n + 1));
+  if (last_row.f) w.last_f.reserve(static_cast<std::size_t>(n + 1));
+  if (anywhere) w.strip_best.reserve(static_cast<std::size_t>(strips));
+  stats().peak_memory_bytes = std::max(stats().peak_memory_bytes, w.bytes());
 
-  GDP_CUDA_CHECK(cudaMemcpy(dq.get(), q.data(), q.size(), cudaMemcpyHostToDevice));
-  GDP_CUDA_CHECK(cudaMemcpy(dt.get(), t.data(), t.size(), cudaMemcpyHostToDevice));
-  GDP_CUDA_CHECK(cudaMemcpy(dsub.get(), scheme.scores.data(), scheme.scores.size() * sizeof(int), cudaMemcpyHostToDevice));
-  GDP_CUDA_CHECK(cudaMemset(flags.get(), 0, flags.size() * sizeof(unsigned long long)));
+  GDP_CUDA_CHECK(cudaMemcpy(w.q.get(), q.data(), q.size(), cudaMemcpyHostToDevice));
+  GDP_CUDA_CHECK(cudaMemcpy(w.t.get(), t.data(), t.size(), cudaMemcpyHostToDevice));
+  GDP_CUDA_CHECK(cudaMemcpy(w.sub.get(), scheme.scores.data(), scheme.scores.size() * sizeof(int), cudaMemcpyHostToDevice));
+  GDP_CUDA_CHECK(cudaMemset(w.flags.get(), 0, static_cast<std::size_t>(slots + 1) * sizeof(unsigned long long)));
 
   const GapCosts g = gap_costs(scheme);
   Params p{};
-  p.q = dq.get();
-  p.t = dt.get();
+  p.q = w.q.get();
+  p.t = w.t.get();
   p.m = static_cast<int>(m);
   p.n = static_cast<int>(n);
-  p.sub = dsub.get();
+  p.sub = w.sub.get();
   p.dim = scheme.dim;
   p.open = scheme.gap_open;
   p.open_extend = g.open_extend;
@@ -321,24 +376,25 @@ PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, c
   p.left_open = shape.left_open;
   p.strips = strips;
   p.slots = slots;
-  p.ring = ring.get();
-  p.flags = flags.get();
-  p.ticket = flags.get() + slots;
-  p.last_h = last_h.get();
-  p.last_f = last_f.get();
-  p.strip_best = strip_best.get();
+  p.ring = w.ring.get();
+  p.flags = w.flags.get();
+  p.ticket = w.flags.get() + slots;
+  p.last_h = want_row ? w.last_h.get() : nullptr;
+  p.last_f = last_row.f ? w.last_f.get() : nullptr;
+  p.strip_best = w.strip_best.get();
 
-  if (shape.local)
-    anywhere ? launch<true, true>(p, static_cast<int>(blocks), shared) : launch<true, false>(p, static_cast<int>(blocks), shared);
-  else
-    anywhere ? launch<false, true>(p, static_cast<int>(blocks), shared) : launch<false, false>(p, static_cast<int>(blocks), shared);
+  KernelTimer timer;
+  timer.start();
+  kernel<<<static_cast<int>(blocks), kWarpsPerBlock * kLanes, shared>>>(p);
   GDP_CUDA_CHECK(cudaGetLastError());
+  stats().kernel_seconds += timer.stop_seconds();
   GDP_CUDA_CHECK(cudaDeviceSynchronize());
+  ++stats().passes;
 
   PassResult best{0, 0, 0};
   if (anywhere) {
     std::vector<int4> per_strip(static_cast<std::size_t>(strips));
-    GDP_CUDA_CHECK(cudaMemcpy(per_strip.data(), strip_best.get(), per_strip.size() * sizeof(int4), cudaMemcpyDeviceToHost));
+    GDP_CUDA_CHECK(cudaMemcpy(per_strip.data(), w.strip_best.get(), per_strip.size() * sizeof(int4), cudaMemcpyDeviceToHost));
     for (const int4& b : per_strip) {
       const bool wins = b.x > best.score || (b.x == best.score && b.x > 0 &&
                                              (b.y < best.end_i || (b.y == best.end_i && b.z < best.end_j)));
@@ -347,11 +403,14 @@ PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, c
   }
   std::vector<int> h(static_cast<std::size_t>(n + 1), 0), f(static_cast<std::size_t>(n + 1), 0);
   if (want_row) {
-    GDP_CUDA_CHECK(cudaMemcpy(h.data() + 1, last_h.get() + 1, static_cast<std::size_t>(n) * sizeof(int), cudaMemcpyDeviceToHost));
+    // The corner alone when nothing else of the row is needed.
+    const long long from = last_row.h || shape.end == End::last_row ? 1 : n;
+    GDP_CUDA_CHECK(cudaMemcpy(h.data() + from, w.last_h.get() + from, static_cast<std::size_t>(n + 1 - from) * sizeof(int),
+                              cudaMemcpyDeviceToHost));
     h[0] = left_h_of(shape, g, m);
   }
   if (last_row.f)
-    GDP_CUDA_CHECK(cudaMemcpy(f.data() + 1, last_f.get() + 1, static_cast<std::size_t>(n) * sizeof(int), cudaMemcpyDeviceToHost));
+    GDP_CUDA_CHECK(cudaMemcpy(f.data() + 1, w.last_f.get() + 1, static_cast<std::size_t>(n) * sizeof(int), cudaMemcpyDeviceToHost));
   return finish_pass(h, f, m, shape, best, last_row);
 }
 
