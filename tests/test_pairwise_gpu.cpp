@@ -16,25 +16,26 @@ namespace {
 
 const Mode all_modes[] = {Mode::local, Mode::global, Mode::semiglobal};
 
-// Lengths around the warp (32), a lane's strip (256 = 32 lanes x 8 columns)
-// and the 32-row batches, primes, and very unequal pairs.
+// Lengths around the warp (32), the 8-row batches, a warp's strip (256 or
+// 512 columns: 32 lanes x 8 or 16), primes, and very unequal pairs.
 std::vector<std::pair<std::size_t, std::size_t>> gpu_shapes() {
-  return {{1, 1},     {1, 2},     {2, 1},     {2, 2},     {31, 31},   {32, 32},  {33, 33},   {31, 33},
-          {33, 31},   {1, 300},   {300, 1},   {255, 255}, {256, 256}, {257, 257}, {255, 257}, {257, 255},
-          {97, 1009}, {1009, 97}, {20, 2000}, {2000, 20}, {64, 513},  {511, 64}, {100, 771}, {45, 4099}};
+  return {{1, 1},     {1, 2},     {2, 1},     {2, 2},     {7, 9},     {31, 31},   {32, 32},  {33, 33},
+          {31, 33},   {33, 31},   {1, 300},   {300, 1},   {255, 255}, {256, 256}, {257, 257}, {255, 257},
+          {257, 255}, {97, 1009}, {1009, 97}, {20, 2000}, {2000, 20}, {64, 513},  {511, 512}, {100, 771},
+          {45, 4099}, {9, 1025}};
 }
 
-void require_same_pass(Residues q, Residues t, const ScoringScheme& s, const Shape& shape, long long max_slots) {
+void require_same_pass(Residues q, Residues t, const ScoringScheme& s, const Shape& shape, GpuTuning tuning) {
   std::vector<int> h1(t.size() + 1), f1(t.size() + 1), h2(t.size() + 1, -7), f2(t.size() + 1, -7);
   const PassResult a = score_pass_scalar(q, t, s, shape, LastRow{h1.data(), f1.data()});
-  const PassResult b = score_pass_gpu(q, t, s, shape, 0, LastRow{h2.data(), f2.data()}, max_slots);
+  const PassResult b = score_pass_gpu(q, t, s, shape, 0, LastRow{h2.data(), f2.data()}, tuning);
   REQUIRE(a.score == b.score);
   REQUIRE(a.end_i == b.end_i);
   REQUIRE(a.end_j == b.end_j);
   REQUIRE(h1 == h2);
   REQUIRE(f1 == f2);
   // Without a last row asked for, the same end.
-  const PassResult c = score_pass_gpu(q, t, s, shape, 0, {}, max_slots);
+  const PassResult c = score_pass_gpu(q, t, s, shape, 0, {}, tuning);
   REQUIRE(c.score == a.score);
   REQUIRE(c.end_i == a.end_i);
   REQUIRE(c.end_j == a.end_j);
@@ -62,10 +63,11 @@ TEST_CASE("GPU pass equals the scalar oracle on many shapes", "[gpu][pairwise]")
       }
       for (const Shape& shape : {shape_of(mode, s), Shape{false, false, 0, End::anywhere},
                                  Shape{false, false, s.gap_open, End::last_row}})
-        for (long long slots : {0LL, 2LL}) {
+        for (const GpuTuning tuning : {GpuTuning{0, 8}, GpuTuning{2, 8}, GpuTuning{0, 16}, GpuTuning{3, 16}}) {
           INFO("m " << q.size() << " n " << t.size() << " mode " << to_string(mode) << " local " << shape.local
-                    << " end " << static_cast<int>(shape.end) << " slots " << slots << " scheme " << s.name);
-          require_same_pass(q, t, s, shape, slots);
+                    << " end " << static_cast<int>(shape.end) << " slots " << tuning.max_slots << " lane columns "
+                    << tuning.lane_columns << " scheme " << s.name);
+          require_same_pass(q, t, s, shape, tuning);
         }
     }
 }
@@ -75,13 +77,15 @@ TEST_CASE("GPU pass with a small ring of boundary columns equals the oracle", "[
   std::mt19937 rng(11);
   const ScoringScheme dna = test::dna_scheme();
   for (long long slots : {2LL, 3LL, 5LL, 64LL})
-    for (auto [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{{40, 20000}, {300, 9000}, {1, 5000}})
-      for (Mode mode : all_modes) {
-        const auto q = test::random_ranks(rng, m, 4);
-        const auto t = test::random_ranks(rng, n, 4);
-        INFO("m " << m << " n " << n << " slots " << slots << " mode " << to_string(mode));
-        require_same_pass(q, t, dna, shape_of(mode, dna), slots);
-      }
+    for (int columns : {8, 16})
+      for (auto [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{{40, 20000}, {300, 9000}, {1, 5000}})
+        for (Mode mode : all_modes) {
+          const auto q = test::random_ranks(rng, m, 4);
+          const auto t = test::random_ranks(rng, n, 4);
+          INFO("m " << m << " n " << n << " slots " << slots << " lane columns " << columns << " mode "
+                    << to_string(mode));
+          require_same_pass(q, t, dna, shape_of(mode, dna), GpuTuning{slots, columns});
+        }
 }
 
 TEST_CASE("GPU alignment re-scores to the oracle's score", "[gpu][pairwise]") {
@@ -120,9 +124,11 @@ TEST_CASE("GPU pass equals the OpenMP pass on 100,000 x 100,000", "[gpu][pairwis
   for (Mode mode : {Mode::local, Mode::semiglobal}) {
     INFO("mode " << to_string(mode));
     const PassResult cpu = score_pass_tiled(q, t, dna, shape_of(mode, dna), 16);
-    const PassResult gpu = score_pass_gpu(q, t, dna, shape_of(mode, dna), 0);
-    REQUIRE(gpu.score == cpu.score);
-    REQUIRE(gpu.end_i == cpu.end_i);
-    REQUIRE(gpu.end_j == cpu.end_j);
+    for (int columns : {8, 16}) {
+      const PassResult gpu = score_pass_gpu(q, t, dna, shape_of(mode, dna), 0, {}, GpuTuning{0, columns});
+      REQUIRE(gpu.score == cpu.score);
+      REQUIRE(gpu.end_i == cpu.end_i);
+      REQUIRE(gpu.end_j == cpu.end_j);
+    }
   }
 }

@@ -42,7 +42,7 @@ row() {  # name q t label extra-flags...
   local cells t0 t1 out compute kernel mib
   cells=$(calc "$(len "$q") * $(len "$t")")
   t0=$(date +%s.%N)
-  "$build/gpu-sw" -q --score-only --format tsv --report "$work/r.json" $scoring "$@" "$q" "$t" -o "$work/out.tsv"
+  env ${ROW_ENV:-} "$build/gpu-sw" -q --score-only --format tsv --report "$work/r.json" $scoring "$@" "$q" "$t" -o "$work/out.tsv"
   t1=$(date +%s.%N)
   out=$(awk 'NR==2{print $3, "(" $5 ", " $7 ")"}' "$work/out.tsv")
   compute=$(phase "$work/r.json" compute)
@@ -61,6 +61,11 @@ row "1e4 x 1e6" "$work/q1e4.fa" "$work/t1e6.fa" "GPU"
 row "1e4 x 1e6" "$work/q1e4.fa" "$work/t1e6.fa" "CPU $threads threads" --cpu --threads "$threads"
 row "1e5 x 1e6" "$work/q1e5.fa" "$work/t1e6.fa" "GPU"
 [ -n "$quick" ] || row "1e5 x 1e7" "$work/q1e5.fa" "$work/t1e7.fa" "GPU"
+# The kernel's two widths: 8 or 16 columns a lane (32 x that a warp's strip).
+for cols in 8 16; do
+  ROW_ENV=GPUDP_SW_LANE_COLUMNS=$cols row "1e5 x 1e6" "$work/q1e5.fa" "$work/t1e6.fa" "GPU, $cols columns a lane"
+  [ -n "$quick" ] || ROW_ENV=GPUDP_SW_LANE_COLUMNS=$cols row "1e5 x 1e7" "$work/q1e5.fa" "$work/t1e7.fa" "GPU, $cols columns a lane"
+done
 row "1e5 x 1e5" "$work/a1e5.fa" "$work/b1e5.fa" "GPU"
 row "20,860 x 29,120" "$work/a20k.fa" "$work/b29k.fa" "GPU"
 if command -v parasail_aligner >/dev/null; then

@@ -11,9 +11,16 @@ namespace gdp::pairwise {
 // Same score, end cell (ties included) and last row as score_pass_scalar.
 // Throws RunError on a CUDA failure or when the pair does not fit in the
 // device's memory, and when this build has no CUDA (gpu_pass_stub.cpp).
-// max_slots > 0 caps the ring of boundary columns between strips, so that
-// tests can make strips wait for free slots on small inputs.
+struct GpuTuning {
+  // > 0 caps the ring of boundary columns between strips, so that tests can
+  // make strips wait for free slots on small inputs.
+  long long max_slots = 0;
+  // Columns a lane keeps in registers, 8 or 16; 0 chooses by the target's
+  // length (or the environment's GPUDP_SW_LANE_COLUMNS, for benchmarks).
+  int lane_columns = 0;
+};
+
 PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
-                          LastRow last_row = {}, long long max_slots = 0);
+                          LastRow last_row = {}, GpuTuning tuning = {});
 
 }  // namespace gdp::pairwise

@@ -3,7 +3,7 @@
 //
 // The matrix (rows: query, columns: target) is cut into vertical strips of
 // kStripWidth target columns. A warp owns a strip and sweeps it top to
-// bottom: lane L holds kCols consecutive columns in registers and works on
+// bottom: lane L holds Cols consecutive columns in registers and works on
 // row (step - L), so the warp is a 32-deep anti-diagonal wavefront. Each
 // step a lane takes H and E of its left neighbour's last column by a warp
 // shuffle; lane 0 takes them from the strip on the left, through a ring of
@@ -18,6 +18,7 @@
 #include <cuda/atomic>
 
 #include <algorithm>
+#include <cstdlib>
 #include <vector>
 
 #include "core/error.hpp"
@@ -29,8 +30,9 @@ namespace gdp::pairwise {
 namespace {
 
 constexpr int kLanes = 32;
-constexpr int kCols = 8;                       // columns a lane keeps in registers
-constexpr int kStripWidth = kLanes * kCols;    // columns a warp sweeps
+// Cols: the columns a lane keeps in registers (8 or 16); a warp's strip is
+// kLanes * Cols columns wide.
+constexpr int kMaxStripWidth = kLanes * 16;
 constexpr int kBatch = 8;                      // boundary rows passed between strips at a time
 constexpr int kWarpsPerBlock = 4;
 constexpr short kPadScore = -1000;             // columns past the target: never better than a real one
@@ -75,12 +77,12 @@ __device__ __forceinline__ void wait_flag(unsigned long long* flag, unsigned lon
 // `f` holds F(i, c) on entry and F(i+1, c) on return, so that H - open -
 // extend is computed once per cell and serves both E (to the right) and F
 // (below). With LastRow, H and F of the row go to device memory.
-template <bool Local, bool LastRow>
-__device__ __forceinline__ void lane_row(int (&hp)[kCols], int (&f)[kCols], const int (&sc)[kCols], int& e, int hl,
+template <int Cols, bool Local, bool LastRow>
+__device__ __forceinline__ void lane_row(int (&hp)[Cols], int (&f)[Cols], const int (&sc)[Cols], int& e, int hl,
                                          int diag, const Params& p, long long j0) {
   int hoe = hl - p.open_extend;
 #pragma unroll
-  for (int c = 0; c < kCols; ++c) {
+  for (int c = 0; c < Cols; ++c) {
     e = __viaddmax_s32(e, -p.extend, hoe);
     const int fc = f[c];
     const int h = Local ? __vimax3_s32_relu(diag + sc[c], e, fc) : __vimax3_s32(diag + sc[c], e, fc);
@@ -97,13 +99,18 @@ __device__ __forceinline__ void lane_row(int (&hp)[kCols], int (&f)[kCols], cons
   }
 }
 
-// Eight 16-bit scores, sign-extended.
-__device__ __forceinline__ void unpack_scores(uint4 w, int (&sc)[kCols]) {
-  const unsigned words[4] = {w.x, w.y, w.z, w.w};
+// A lane's 16-bit scores, 16 bytes at a time, sign-extended.
+template <int Cols>
+__device__ __forceinline__ void load_scores(const short* from, int (&sc)[Cols]) {
 #pragma unroll
-  for (int k = 0; k < 4; ++k) {
-    sc[2 * k] = static_cast<int>(__byte_perm(words[k], 0, 0x9910));
-    sc[2 * k + 1] = static_cast<int>(__byte_perm(words[k], 0, 0xBB32));
+  for (int v = 0; v < Cols / 8; ++v) {
+    const uint4 w = reinterpret_cast<const uint4*>(from)[v];
+    const unsigned words[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      sc[8 * v + 2 * k] = static_cast<int>(__byte_perm(words[k], 0, 0x9910));
+      sc[8 * v + 2 * k + 1] = static_cast<int>(__byte_perm(words[k], 0, 0xBB32));
+    }
   }
 }
 
@@ -115,8 +122,9 @@ __device__ __forceinline__ bool better(int s1, int i1, int j1, int s2, int i2, i
   return j1 < j2;
 }
 
-template <bool Local, bool Anywhere>
+template <int Cols, bool Local, bool Anywhere>
 __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p) {
+  constexpr int kStripWidth = kLanes * Cols;
   extern __shared__ __align__(16) short profiles[];
   const int lane = static_cast<int>(threadIdx.x) & (kLanes - 1);
   short* profile = profiles + (threadIdx.x / kLanes) * p.dim * kStripWidth;
@@ -127,15 +135,15 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p
     if (lane == 0) ticket = atomicAdd(p.ticket, 1ull);
     const long long s = static_cast<long long>(__shfl_sync(kFull, ticket, 0));
     if (s >= p.strips) return;
-    const long long j0 = s * kStripWidth + lane * kCols;  // my first column, 0-based
+    const long long j0 = s * kStripWidth + lane * Cols;  // my first column, 0-based
 
     // The strip's target profile: profile[a][column] = score(a, t[column]).
     __syncwarp();
     for (int a = 0; a < p.dim; ++a) {
 #pragma unroll
-      for (int c = 0; c < kCols; ++c) {
+      for (int c = 0; c < Cols; ++c) {
         const long long j = j0 + c;
-        profile[a * kStripWidth + lane * kCols + c] =
+        profile[a * kStripWidth + lane * Cols + c] =
             j < p.n ? static_cast<short>(__ldg(p.sub + a * p.dim + p.t[j])) : kPadScore;
       }
     }
@@ -147,9 +155,9 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p
     if (produces && s >= p.slots && lane == 0) wait_flag(&p.flags[(s - p.slots + 1) % p.slots], flag_value(s - p.slots + 1, m));
     __syncwarp();
 
-    int hp[kCols], f[kCols];
+    int hp[Cols], f[Cols];
 #pragma unroll
-    for (int c = 0; c < kCols; ++c) {
+    for (int c = 0; c < Cols; ++c) {
       hp[c] = top_h(p, Local, j0 + c + 1);
       f[c] = hp[c] - p.open_extend;  // F(1, c): F(0, c) is minus infinity
     }
@@ -158,8 +166,19 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p
     int in_h = 0, in_e = neg_inf;      // left boundary rows for lane 0, one row per lane < kBatch
     int out_h = 0, out_e = 0;          // right boundary rows, one row per lane < kBatch
     int best = 0, best_i = 0, best_j = 0;
+    // Query letters travel with the wavefront: lane 0 reads them from a batch
+    // of 32 fetched 32 steps ahead; each other lane takes the letter its left
+    // neighbour used one step before (the same row).
+    int q_now = 0, q_next = lane < m ? __ldg(p.q + lane) : 0, letter = 0;
 
     for (int step = 0; step < m + kLanes - 1; ++step) {
+      if ((step & (kLanes - 1)) == 0) {
+        q_now = q_next;
+        q_next = step + kLanes + lane < m ? __ldg(p.q + step + kLanes + lane) : 0;
+      }
+      const int letter_in = __shfl_sync(kFull, q_now, step & (kLanes - 1));
+      letter = __shfl_up_sync(kFull, letter, 1);
+      if (lane == 0) letter = letter_in;
       if ((step & (kBatch - 1)) == 0 && step < m) {
         const int row = step + 1 + lane;
         if (s == 0) {
@@ -182,27 +201,26 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p
 
       const int i = step - lane + 1;
       if (i >= 1 && i <= m) {
-        const int a = __ldg(p.q + i - 1);
-        int sc[kCols];
-        unpack_scores(*reinterpret_cast<const uint4*>(profile + a * kStripWidth + lane * kCols), sc);
+        int sc[Cols];
+        load_scores<Cols>(profile + letter * kStripWidth + lane * Cols, sc);
         int e = el;
         if (i == m && p.last_h)
-          lane_row<Local, true>(hp, f, sc, e, hl, diag, p, j0);
+          lane_row<Cols, Local, true>(hp, f, sc, e, hl, diag, p, j0);
         else
-          lane_row<Local, false>(hp, f, sc, e, hl, diag, p, j0);
+          lane_row<Cols, Local, false>(hp, f, sc, e, hl, diag, p, j0);
         diag = hl;
-        hr = hp[kCols - 1];
+        hr = hp[Cols - 1];
         er = e;
         if constexpr (Anywhere) {
           int row_max = hp[0];
 #pragma unroll
-          for (int c = 1; c + 1 < kCols; c += 2) row_max = __vimax3_s32(row_max, hp[c], hp[c + 1]);
-          if constexpr (kCols % 2 == 0) row_max = max(row_max, hp[kCols - 1]);
+          for (int c = 1; c + 1 < Cols; c += 2) row_max = __vimax3_s32(row_max, hp[c], hp[c + 1]);
+          if constexpr (Cols % 2 == 0) row_max = max(row_max, hp[Cols - 1]);
           if (row_max > best) {
             best = row_max;
             best_i = i;
 #pragma unroll
-            for (int c = kCols - 1; c >= 0; --c)
+            for (int c = Cols - 1; c >= 0; --c)
               if (hp[c] == row_max) best_j = static_cast<int>(j0 + c + 1);
           }
         }
@@ -240,9 +258,22 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p
 }
 
 using Kernel = void (*)(Params);
+template <int Cols>
 Kernel kernel_for(bool local, bool anywhere) {
-  if (local) return anywhere ? striped_score<true, true> : striped_score<true, false>;
-  return anywhere ? striped_score<false, true> : striped_score<false, false>;
+  if (local) return anywhere ? striped_score<Cols, true, true> : striped_score<Cols, true, false>;
+  return anywhere ? striped_score<Cols, false, true> : striped_score<Cols, false, false>;
+}
+
+// 16 columns a lane halve the per-step overhead; 8 give twice the strips,
+// which narrow matrices need to fill the GPU. GPUDP_SW_LANE_COLUMNS=8|16
+// overrides the choice (for benchmarks).
+int lane_columns(long long n, int asked) {
+  if (asked == 8 || asked == 16) return asked;
+  if (const char* env = std::getenv("GPUDP_SW_LANE_COLUMNS")) {
+    const int c = std::atoi(env);
+    if (c == 8 || c == 16) return c;
+  }
+  return n >= 4LL * 1024 * 1024 ? 16 : 8;
 }
 
 // Device memory kept between passes (Myers-Miller makes many): it only grows.
@@ -307,10 +338,10 @@ void init_gpu(int device) {
 }
 
 PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
-                          LastRow last_row, long long max_slots) {
+                          LastRow last_row, GpuTuning tuning) {
   const long long m = static_cast<long long>(q.size()), n = static_cast<long long>(t.size());
   if (m == 0 || n == 0) return score_pass_scalar(q, t, scheme, shape, last_row);
-  if (m >= (1LL << 31) - kLanes || n >= (1LL << 31) - kStripWidth)
+  if (m >= (1LL << 31) - kLanes || n >= (1LL << 31) - kMaxStripWidth)
     throw RunError("sequences of 2^31 letters or more are not supported on the GPU");
   if (scheme.max_abs_score() > -kPadScore)
     throw RunError("substitution scores beyond +-1000 are not supported on the GPU");
@@ -321,14 +352,16 @@ PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, c
   cudaDeviceProp prop{};
   GDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   const bool anywhere = shape.end == End::anywhere;
-  const Kernel kernel = kernel_for(shape.local, anywhere);
-  const std::size_t shared = static_cast<std::size_t>(kWarpsPerBlock) * scheme.dim * kStripWidth * sizeof(short);
+  const int cols = lane_columns(n, tuning.lane_columns);
+  const long long strip_width = kLanes * cols;
+  const Kernel kernel = cols == 16 ? kernel_for<16>(shape.local, anywhere) : kernel_for<8>(shape.local, anywhere);
+  const std::size_t shared = static_cast<std::size_t>(kWarpsPerBlock) * scheme.dim * strip_width * sizeof(short);
   GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
   int per_sm = 0;
   GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWarpsPerBlock * kLanes, shared));
   if (per_sm == 0) throw RunError("the GPU kernel does not fit on this device (shared memory)");
 
-  const long long strips = (n + kStripWidth - 1) / kStripWidth;
+  const long long strips = (n + strip_width - 1) / strip_width;
   const long long blocks = std::min<long long>(static_cast<long long>(per_sm) * prop.multiProcessorCount,
                                                (strips + kWarpsPerBlock - 1) / kWarpsPerBlock);
   const long long warps = blocks * kWarpsPerBlock;
@@ -339,7 +372,7 @@ PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, c
   const long long column_bytes = m * static_cast<long long>(sizeof(int2));
   const long long affordable = static_cast<long long>((free_bytes + w.ring.bytes()) / 4) / column_bytes;
   long long slots = std::min({strips, 2 * warps, affordable});
-  if (max_slots > 0) slots = std::min(slots, std::max(max_slots, 2LL));
+  if (tuning.max_slots > 0) slots = std::min(slots, std::max(tuning.max_slots, 2LL));
   if (slots < 1 || (strips > 1 && slots < 2))
     throw RunError("a query of " + std::to_string(m) + " letters needs " + std::to_string(8 * column_bytes >> 20) +
                    " MiB of GPU memory for its boundary columns; " + std::to_string(free_bytes >> 20) +
