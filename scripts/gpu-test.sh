@@ -6,6 +6,8 @@
 #
 #   here:   scripts/gpu-test.sh --fetch        # downloads into .deps/debs
 #   device: scripts/gpu-test.sh                # run with .deps carried
+#   device: scripts/gpu-test.sh --build-only   # build-gpu/ only (benchmarks);
+#           then: export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu
 #
 # On the device GPUDP_REQUIRE_GPU=1 is set, so a [gpu] test that finds no
 # GPU fails instead of reporting itself skipped.
@@ -37,4 +39,5 @@ if command -v g++-12 >/dev/null; then
 fi
 BUILD_DIR=build-gpu JOBS=$(nproc) scripts/build.sh -DCMAKE_PREFIX_PATH="$root/usr" \
   -DCMAKE_POLICY_VERSION_MINIMUM=3.5 -DCMAKE_CUDA_ARCHITECTURES=90 "${compilers[@]}"
+[ "${1:-}" = "--build-only" ] && exit 0
 ctest --test-dir build-gpu --output-on-failure -j "$(nproc)"

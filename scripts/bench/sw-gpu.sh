@@ -32,14 +32,14 @@ make b1e5.fa mutate --input "$work/a1e5.fa" --rate 0.1 --seed 49 --name b1e5
 calc() { awk "BEGIN { print $* }"; }
 len() { grep -v '>' "$1" | tr -d '\n' | wc -c; }
 phase() { grep -o "\"$2\": [0-9.e+-]*" "$1" | awk '{print $2}'; }
-gpu_field() { grep -o "\"$2\": [0-9.e+-]*" "$1" | awk '{print $2}' | head -1; }
+gpu_field() { grep -o "\"$2\": [0-9.e+-]*" "$1" | awk '{print $2}' | head -1 || true; }
 scoring="--match 2 --mismatch -3 --gap-open 5 --gap-extend 2"
 
 echo "| input | cells | run | score | end (query, target) | wall s | compute s | kernel s | GCUPS (compute) | GCUPS (kernel) | kernel vs int32 ceiling 3.08T | peak GPU MiB |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 row() {  # name q t label extra-flags...
   local name=$1 q=$2 t=$3 label=$4; shift 4
-  local cells t0 t1 out compute kernel mib
+  local cells t0 t1 out compute kernel mem mib
   cells=$(calc "$(len "$q") * $(len "$t")")
   t0=$(date +%s.%N)
   env ${ROW_ENV:-} "$build/gpu-sw" -q --score-only --format tsv --report "$work/r.json" $scoring "$@" "$q" "$t" -o "$work/out.tsv"
@@ -47,7 +47,8 @@ row() {  # name q t label extra-flags...
   out=$(awk 'NR==2{print $3, "(" $5 ", " $7 ")"}' "$work/out.tsv")
   compute=$(phase "$work/r.json" compute)
   kernel=$(gpu_field "$work/r.json" kernel_seconds); kernel=${kernel:-0}
-  mib=$(calc "$(gpu_field "$work/r.json" peak_memory_bytes || echo 0) / 1048576")
+  mem=$(gpu_field "$work/r.json" peak_memory_bytes)
+  mib=$(calc "${mem:-0} / 1048576")
   if [ "$kernel" = 0 ]; then
     printf "| %s | %.2e | %s | %s | %s | %.2f | %.3f | - | %.1f | - | - | - |\n" "$name" "$cells" "$label" "${out%% *}" \
       "${out#* }" "$(calc "$t1 - $t0")" "$compute" "$(calc "$cells / $compute / 1e9")"
@@ -82,7 +83,7 @@ echo "| alignment | cells | run | score | wall s | compute s | score-only comput
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
 align() {  # name q t label flags...
   local name=$1 q=$2 t=$3 label=$4; shift 4
-  local cells t0 t1 score_s compute
+  local cells t0 t1 score_s compute passes kernel mem
   cells=$(calc "$(len "$q") * $(len "$t")")
   "$build/gpu-sw" -q --score-only --format tsv --report "$work/s.json" $scoring "$@" "$q" "$t" >/dev/null
   score_s=$(phase "$work/s.json" compute)
@@ -90,10 +91,12 @@ align() {  # name q t label flags...
   "$build/gpu-sw" -q --format tsv --report "$work/a.json" $scoring "$@" "$q" "$t" -o "$work/aln.tsv"
   t1=$(date +%s.%N)
   compute=$(phase "$work/a.json" compute)
+  passes=$(gpu_field "$work/a.json" passes)
+  kernel=$(gpu_field "$work/a.json" kernel_seconds)
+  mem=$(gpu_field "$work/a.json" peak_memory_bytes)
   printf "| %s | %.2e | %s | %s | %.2f | %.3f | %.3f | %.2f | %s | %s | %.0f |\n" "$name" "$cells" "$label" \
     "$(awk 'NR==2{print $3}' "$work/aln.tsv")" "$(calc "$t1 - $t0")" "$compute" "$score_s" "$(calc "$compute / $score_s")" \
-    "$(gpu_field "$work/a.json" passes || echo -)" "$(gpu_field "$work/a.json" kernel_seconds || echo -)" \
-    "$(calc "$(gpu_field "$work/a.json" peak_memory_bytes || echo 0) / 1048576")"
+    "${passes:--}" "${kernel:--}" "$(calc "${mem:-0} / 1048576")"
 }
 align "20,860 x 29,120" "$work/a20k.fa" "$work/b29k.fa" "GPU"
 align "20,860 x 29,120" "$work/a20k.fa" "$work/b29k.fa" "CPU $threads threads" --cpu --threads "$threads"
