@@ -48,12 +48,13 @@ TEST_CASE("GPU pass equals the scalar oracle on many shapes", "[gpu][pairwise]")
   std::mt19937 rng(7);
   const ScoringScheme dna = test::dna_scheme(), blosum = test::protein_scheme();
   const ScoringScheme free_gaps = test::dna_scheme(1, -1, 0, 0);
+  const ScoringScheme wide_scores = test::dna_scheme(300, -200, 50, 20);  // beyond 8 bits: 8 columns a lane
   int round = 0;
   for (auto [m, n] : gpu_shapes())
     for (Mode mode : all_modes) {
       ++round;
       const bool protein = round % 3 == 0;
-      const ScoringScheme& s = protein ? blosum : round % 7 == 1 ? free_gaps : dna;
+      const ScoringScheme& s = protein ? blosum : round % 7 == 1 ? free_gaps : round % 5 == 1 ? wide_scores : dna;
       const int alphabet = protein ? 20 : (round % 2 ? 2 : 4);  // 2 letters: many ties
       const auto q = test::random_ranks(rng, m, alphabet);
       auto t = test::random_ranks(rng, n, alphabet);

@@ -15,8 +15,9 @@ struct GpuTuning {
   // > 0 caps the ring of boundary columns between strips, so that tests can
   // make strips wait for free slots on small inputs.
   long long max_slots = 0;
-  // Columns a lane keeps in registers, 8 or 16; 0 chooses by the target's
-  // length (or the environment's GPUDP_SW_LANE_COLUMNS, for benchmarks).
+  // Columns a lane keeps in registers, 8 or 16 (16 only with scores within
+  // +-127); 0 chooses by the target's length (or the environment's
+  // GPUDP_SW_LANE_COLUMNS, for benchmarks).
   int lane_columns = 0;
 };
 

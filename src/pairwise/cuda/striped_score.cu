@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <type_traits>
 #include <vector>
 
 #include "core/error.hpp"
@@ -35,7 +36,9 @@ constexpr int kLanes = 32;
 constexpr int kMaxStripWidth = kLanes * 16;
 constexpr int kBatch = 8;                      // boundary rows passed between strips at a time
 constexpr int kWarpsPerBlock = 4;
-constexpr short kPadScore = -1000;             // columns past the target: never better than a real one
+// Columns past the target score this: at most 0, so never better than a real one.
+template <int Cols>
+constexpr int kPadScore = Cols == 16 ? -128 : -1000;
 constexpr unsigned kFull = 0xffffffffu;
 
 struct Params {
@@ -99,17 +102,27 @@ __device__ __forceinline__ void lane_row(int (&hp)[Cols], int (&f)[Cols], const 
   }
 }
 
-// A lane's 16-bit scores, 16 bytes at a time, sign-extended.
+// The profile's element: 16 bits a score with 8 columns a lane, 8 bits with
+// 16 (scores within +-127 only), so that both read 16 bytes a row and the
+// wider kernel's profile leaves room for more warps.
 template <int Cols>
-__device__ __forceinline__ void load_scores(const short* from, int (&sc)[Cols]) {
+using ProfileScore = std::conditional_t<Cols == 16, signed char, short>;
+
+// A lane's Cols scores of one row, 16 bytes, sign-extended.
+template <int Cols>
+__device__ __forceinline__ void load_scores(const ProfileScore<Cols>* from, int (&sc)[Cols]) {
+  const uint4 w = *reinterpret_cast<const uint4*>(from);
+  const unsigned words[4] = {w.x, w.y, w.z, w.w};
 #pragma unroll
-  for (int v = 0; v < Cols / 8; ++v) {
-    const uint4 w = reinterpret_cast<const uint4*>(from)[v];
-    const unsigned words[4] = {w.x, w.y, w.z, w.w};
-#pragma unroll
-    for (int k = 0; k < 4; ++k) {
-      sc[8 * v + 2 * k] = static_cast<int>(__byte_perm(words[k], 0, 0x9910));
-      sc[8 * v + 2 * k + 1] = static_cast<int>(__byte_perm(words[k], 0, 0xBB32));
+  for (int k = 0; k < 4; ++k) {
+    if constexpr (Cols == 16) {
+      sc[4 * k] = static_cast<int>(__byte_perm(words[k], 0, 0x8880));
+      sc[4 * k + 1] = static_cast<int>(__byte_perm(words[k], 0, 0x9991));
+      sc[4 * k + 2] = static_cast<int>(__byte_perm(words[k], 0, 0xAAA2));
+      sc[4 * k + 3] = static_cast<int>(__byte_perm(words[k], 0, 0xBBB3));
+    } else {
+      sc[2 * k] = static_cast<int>(__byte_perm(words[k], 0, 0x9910));
+      sc[2 * k + 1] = static_cast<int>(__byte_perm(words[k], 0, 0xBB32));
     }
   }
 }
@@ -125,9 +138,11 @@ __device__ __forceinline__ bool better(int s1, int i1, int j1, int s2, int i2, i
 template <int Cols, bool Local, bool Anywhere>
 __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p) {
   constexpr int kStripWidth = kLanes * Cols;
-  extern __shared__ __align__(16) short profiles[];
+  using Score = ProfileScore<Cols>;
+  extern __shared__ __align__(16) unsigned char profile_bytes[];
+  Score* profiles = reinterpret_cast<Score*>(profile_bytes);
   const int lane = static_cast<int>(threadIdx.x) & (kLanes - 1);
-  short* profile = profiles + (threadIdx.x / kLanes) * p.dim * kStripWidth;
+  Score* profile = profiles + (threadIdx.x / kLanes) * p.dim * kStripWidth;
   const int m = p.m;
 
   for (;;) {
@@ -144,7 +159,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p
       for (int c = 0; c < Cols; ++c) {
         const long long j = j0 + c;
         profile[a * kStripWidth + lane * Cols + c] =
-            j < p.n ? static_cast<short>(__ldg(p.sub + a * p.dim + p.t[j])) : kPadScore;
+            j < p.n ? static_cast<Score>(__ldg(p.sub + a * p.dim + p.t[j])) : static_cast<Score>(kPadScore<Cols>);
       }
     }
     __syncwarp();
@@ -267,7 +282,8 @@ Kernel kernel_for(bool local, bool anywhere) {
 // 16 columns a lane halve the per-step overhead; 8 give twice the strips,
 // which narrow matrices need to fill the GPU. GPUDP_SW_LANE_COLUMNS=8|16
 // overrides the choice (for benchmarks).
-int lane_columns(long long n, int asked) {
+int lane_columns(long long n, int max_abs_score, int asked) {
+  if (max_abs_score > 127) return 8;  // the 16-column profile holds 8-bit scores
   if (asked == 8 || asked == 16) return asked;
   if (const char* env = std::getenv("GPUDP_SW_LANE_COLUMNS")) {
     const int c = std::atoi(env);
@@ -343,7 +359,7 @@ PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, c
   if (m == 0 || n == 0) return score_pass_scalar(q, t, scheme, shape, last_row);
   if (m >= (1LL << 31) - kLanes || n >= (1LL << 31) - kMaxStripWidth)
     throw RunError("sequences of 2^31 letters or more are not supported on the GPU");
-  if (scheme.max_abs_score() > -kPadScore)
+  if (scheme.max_abs_score() > -kPadScore<8>)
     throw RunError("substitution scores beyond +-1000 are not supported on the GPU");
 
   GDP_CUDA_CHECK(cudaSetDevice(device));
@@ -352,10 +368,10 @@ PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, c
   cudaDeviceProp prop{};
   GDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   const bool anywhere = shape.end == End::anywhere;
-  const int cols = lane_columns(n, tuning.lane_columns);
+  const int cols = lane_columns(n, scheme.max_abs_score(), tuning.lane_columns);
   const long long strip_width = kLanes * cols;
   const Kernel kernel = cols == 16 ? kernel_for<16>(shape.local, anywhere) : kernel_for<8>(shape.local, anywhere);
-  const std::size_t shared = static_cast<std::size_t>(kWarpsPerBlock) * scheme.dim * strip_width * sizeof(short);
+  const std::size_t shared = static_cast<std::size_t>(kWarpsPerBlock) * scheme.dim * strip_width * (cols == 16 ? 1 : 2);
   GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
   int per_sm = 0;
   GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWarpsPerBlock * kLanes, shared));
