@@ -108,6 +108,15 @@ __device__ __forceinline__ void lane_row(int (&hp)[Cols], int (&f)[Cols], const 
 template <int Cols>
 using ProfileScore = std::conditional_t<Cols == 16, signed char, short>;
 
+// PTX prmt with sign replication (a selector nibble with its top bit set
+// copies the sign of the byte it names); __byte_perm drops that bit.
+template <unsigned Selector>
+__device__ __forceinline__ int sign_extend(unsigned word) {
+  unsigned r;
+  asm("prmt.b32 %0, %1, 0, %2;" : "=r"(r) : "r"(word), "n"(Selector));
+  return static_cast<int>(r);
+}
+
 // A lane's Cols scores of one row, 16 bytes, sign-extended.
 template <int Cols>
 __device__ __forceinline__ void load_scores(const ProfileScore<Cols>* from, int (&sc)[Cols]) {
@@ -116,13 +125,13 @@ __device__ __forceinline__ void load_scores(const ProfileScore<Cols>* from, int 
 #pragma unroll
   for (int k = 0; k < 4; ++k) {
     if constexpr (Cols == 16) {
-      sc[4 * k] = static_cast<int>(__byte_perm(words[k], 0, 0x8880));
-      sc[4 * k + 1] = static_cast<int>(__byte_perm(words[k], 0, 0x9991));
-      sc[4 * k + 2] = static_cast<int>(__byte_perm(words[k], 0, 0xAAA2));
-      sc[4 * k + 3] = static_cast<int>(__byte_perm(words[k], 0, 0xBBB3));
+      sc[4 * k] = sign_extend<0x8880>(words[k]);
+      sc[4 * k + 1] = sign_extend<0x9991>(words[k]);
+      sc[4 * k + 2] = sign_extend<0xAAA2>(words[k]);
+      sc[4 * k + 3] = sign_extend<0xBBB3>(words[k]);
     } else {
-      sc[2 * k] = static_cast<int>(__byte_perm(words[k], 0, 0x9910));
-      sc[2 * k + 1] = static_cast<int>(__byte_perm(words[k], 0, 0xBB32));
+      sc[2 * k] = sign_extend<0x9910>(words[k]);
+      sc[2 * k + 1] = sign_extend<0xBB32>(words[k]);
     }
   }
 }
