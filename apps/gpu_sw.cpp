@@ -29,6 +29,8 @@ parasail charge OPEN' + (k-1)*EXTEND; to get their scores pass
 --gap-open OPEN'-EXTEND: parasail's -o 12 -e 1 is --gap-open 11 --gap-extend 1.
 Defaults: DNA/RNA match 2, mismatch -3, open 5, extend 2;
           protein BLOSUM62, open 11, extend 1.
+Runs on the first GPU found (--device N for another, --cpu for the CPU
+reference); put the shorter sequence first (query), the longer second.
 Coordinates are 1-based and inclusive; CIGAR uses =/X/I/D (I: a query letter
 against a gap, D: a target letter against a gap).
 
@@ -38,6 +40,7 @@ Examples:
   gpu-sw --score-only --format tsv reads.fa genome.fa.gz
   gpu-sw --matrix BLOSUM62 --gap-open 11 --gap-extend 1 prot1.fa prot2.fa
   gpu-sw --cpu --threads 16 --top 5 --format json queries.fa db.fa
+  gpu-sw --device 1 --score-only --format tsv gene.fa chromosome.fa
 )";
 
 struct SwOptions {
