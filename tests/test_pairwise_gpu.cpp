@@ -89,34 +89,61 @@ TEST_CASE("GPU pass with a small ring of boundary columns equals the oracle", "[
         }
 }
 
-TEST_CASE("GPU alignment re-scores to the oracle's score", "[gpu][pairwise]") {
+TEST_CASE("GPU alignment (chunked traceback) re-scores to the oracle's score", "[gpu][pairwise]") {
   if (test::skip_without_gpu()) return;
   std::mt19937 rng(5);
   const ScoringScheme dna = test::dna_scheme(), blosum = test::protein_scheme();
-  std::uniform_int_distribution<std::size_t> len(1, 900);
-  for (int round = 0; round < 60; ++round)
+  const ScoringScheme free_gaps = test::dna_scheme(1, -1, 0, 0);
+  // Lengths across the chunk edges: 256 rows by one strip of 256 columns.
+  std::uniform_int_distribution<std::size_t> len(1, 1100);
+  const std::size_t edges[] = {1, 2, 255, 256, 257, 511, 512, 513};
+  for (int round = 0; round < 90; ++round)
     for (Mode mode : all_modes) {
       const bool protein = round % 2 == 1;
-      const ScoringScheme& s = protein ? blosum : dna;
-      const int alphabet = protein ? 20 : 4;
-      const auto q = test::random_ranks(rng, len(rng), alphabet);
-      const auto t = round % 3 ? test::mutate(rng, q, alphabet) : test::random_ranks(rng, len(rng), alphabet);
+      const ScoringScheme& s = protein ? blosum : round % 10 == 4 ? free_gaps : dna;
+      const int alphabet = protein ? 20 : round % 3 == 0 ? 2 : 4;
+      const std::size_t m = round < 16 ? edges[round % 8] : len(rng);
+      const auto q = test::random_ranks(rng, m, alphabet);
+      auto t = round % 3 ? test::mutate(rng, q, alphabet) : test::random_ranks(rng, len(rng), alphabet);
+      if (round < 16) t.resize(edges[(round / 2) % 8], 1);
       if (t.empty()) continue;
       INFO("round " << round << " m " << q.size() << " n " << t.size() << " mode " << to_string(mode));
       const Alignment cpu = align(q, t, s, Options{mode, false, Backend::cpu_scalar, 1, nullptr});
+      const auto gpu = align_gpu_chunked(q, t, s, mode, 0);
+      REQUIRE(gpu.has_value());
+      REQUIRE(gpu->score == cpu.score);
+      REQUIRE(gpu->query_end == cpu.query_end);
+      REQUIRE(gpu->target_end == cpu.target_end);
+      REQUIRE(rescore(*gpu, q, t, s) == cpu.score);
+      if (mode == Mode::global) REQUIRE((gpu->query_begin == 0 && gpu->target_begin == 0));
+      // The engine's entry point takes the same path.
       Options o{mode, false, Backend::gpu, 2, nullptr};
-      o.min_gpu_cells = 0;  // every pass on the GPU, Myers-Miller's too
-      const Alignment gpu = align(q, t, s, o);
-      REQUIRE(gpu.score == cpu.score);
-      REQUIRE(gpu.query_end == cpu.query_end);
-      REQUIRE(gpu.target_end == cpu.target_end);
-      REQUIRE(gpu.query_begin == cpu.query_begin);
-      REQUIRE(gpu.target_begin == cpu.target_begin);
-      REQUIRE(rescore(gpu, q, t, s) == cpu.score);
+      o.min_gpu_cells = 0;
+      const Alignment via_align = align(q, t, s, o);
+      REQUIRE(via_align.score == cpu.score);
+      REQUIRE(rescore(via_align, q, t, s) == cpu.score);
     }
 }
 
-TEST_CASE("GPU pass equals the OpenMP pass on 100,000 x 100,000", "[gpu][pairwise][large]") {
+TEST_CASE("Myers-Miller with GPU passes scores what the oracle scores", "[gpu][pairwise]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(6);
+  const ScoringScheme dna = test::dna_scheme();
+  std::uniform_int_distribution<std::size_t> len(1, 700);
+  for (int round = 0; round < 30; ++round) {
+    const auto q = test::random_ranks(rng, len(rng), 4);
+    const auto t = round % 2 ? test::mutate(rng, q, 4) : test::random_ranks(rng, len(rng), 4);
+    if (t.empty()) continue;
+    INFO("round " << round << " m " << q.size() << " n " << t.size());
+    Options o{Mode::global, false, Backend::gpu, 2, nullptr};
+    o.min_gpu_cells = 0;  // every pass on the GPU
+    Cigar cigar;
+    const int score = align_linear_global(q, t, dna, o, cigar);
+    REQUIRE(score == score_pass_scalar(q, t, dna, shape_of(Mode::global, dna)).score);
+  }
+}
+
+TEST_CASE("GPU pass and alignment agree with the OpenMP pass on 100,000 x 100,000", "[gpu][pairwise][large]") {
   if (test::skip_without_gpu()) return;
   std::mt19937 rng(100000);
   const ScoringScheme dna = test::dna_scheme();
@@ -131,5 +158,9 @@ TEST_CASE("GPU pass equals the OpenMP pass on 100,000 x 100,000", "[gpu][pairwis
       REQUIRE(gpu.end_i == cpu.end_i);
       REQUIRE(gpu.end_j == cpu.end_j);
     }
+    const auto aligned = align_gpu_chunked(q, t, dna, mode, 0);
+    REQUIRE(aligned.has_value());
+    REQUIRE(aligned->score == cpu.score);
+    REQUIRE(rescore(*aligned, q, t, dna) == cpu.score);
   }
 }

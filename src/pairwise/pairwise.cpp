@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/progress.hpp"
 #include "pairwise/cpu/passes.hpp"
+#include "pairwise/cuda/gpu_pass.hpp"
 #include "pairwise/modes.hpp"
 
 namespace gdp::pairwise {
@@ -59,6 +61,13 @@ std::vector<std::uint8_t> reversed(Residues r) { return {r.rbegin(), r.rend()}; 
 }  // namespace
 
 Alignment align(Residues q, Residues t, const ScoringScheme& scheme, const Options& o) {
+  const std::int64_t cells = static_cast<std::int64_t>(q.size()) * static_cast<std::int64_t>(t.size());
+  if (o.backend == Backend::gpu && !o.score_only && cells >= o.min_gpu_cells && cells > 0) {
+    if (auto a = align_gpu_chunked(q, t, scheme, o.mode, o.device)) {
+      if (o.progress) o.progress->add(static_cast<std::uint64_t>(cells));
+      return *a;
+    }
+  }
   const Shape shape = shape_of(o.mode, scheme);
   const PassResult end = run_pass(q, t, scheme, shape, o);
   Alignment a;

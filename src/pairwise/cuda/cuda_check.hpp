@@ -47,6 +47,31 @@ class DeviceArray {
   std::size_t count_ = 0;
 };
 
+
+// Times the kernel with events; frees them on the way out.
+class KernelTimer {
+ public:
+  KernelTimer() {
+    check(cudaEventCreate(&start_), "cudaEventCreate");
+    check(cudaEventCreate(&stop_), "cudaEventCreate");
+  }
+  ~KernelTimer() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  void start() { check(cudaEventRecord(start_), "cudaEventRecord"); }
+  double stop_seconds() {
+    check(cudaEventRecord(stop_), "cudaEventRecord");
+    check(cudaEventSynchronize(stop_), "the kernel");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
+    return ms / 1000.0;
+  }
+
+ private:
+  cudaEvent_t start_{}, stop_{};
+};
+
 }  // namespace gdp::cuda
 
 #define GDP_CUDA_CHECK(call) ::gdp::cuda::check((call), #call)

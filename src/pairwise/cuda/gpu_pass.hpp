@@ -2,6 +2,8 @@
 // The GPU score pass: the same contract as the CPU passes (cpu/passes.hpp),
 // computed by the striped kernel (striped_score.cu). Plain C++: no CUDA types,
 // so the engine's other files need no nvcc.
+#include <optional>
+
 #include "core/scoring.hpp"
 #include "pairwise/pairwise.hpp"
 #include "pairwise/shape.hpp"
@@ -23,5 +25,14 @@ struct GpuTuning {
 
 PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
                           LastRow last_row = {}, GpuTuning tuning = {});
+
+// A full alignment by the chunked traceback (chunked_traceback.cu): the
+// score pass keeps its strip edges and checkpoint rows, then the chunks on
+// the path are recomputed and traced. Same score and end cell as the
+// oracle; an optimal path whose CIGAR re-scores to it (ties may differ, and
+// with them the start of a local alignment). nullopt when the kept edges
+// would take more than half the free device memory.
+std::optional<Alignment> align_gpu_chunked(Residues q, Residues t, const ScoringScheme& scheme, Mode mode,
+                                           int device);
 
 }  // namespace gdp::pairwise

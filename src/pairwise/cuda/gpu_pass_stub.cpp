@@ -12,4 +12,8 @@ PassResult score_pass_gpu(Residues, Residues, const ScoringScheme&, const Shape&
   throw RunError("this build of gpu-dp has no CUDA support; use --cpu");
 }
 
+std::optional<Alignment> align_gpu_chunked(Residues, Residues, const ScoringScheme&, Mode, int) {
+  return std::nullopt;
+}
+
 }  // namespace gdp::pairwise

@@ -15,8 +15,6 @@
 //
 // The cell update is recurrence.hpp's (update_cell), written out with the
 // Hopper DPX instructions: max(a + b, c) and max3 are one instruction each.
-#include <cuda/atomic>
-
 #include <algorithm>
 #include <cstdlib>
 #include <type_traits>
@@ -26,115 +24,12 @@
 #include "pairwise/cpu/passes.hpp"
 #include "pairwise/cuda/cuda_check.hpp"
 #include "pairwise/cuda/gpu_pass.hpp"
+#include "pairwise/cuda/striped_common.cuh"
 
 namespace gdp::pairwise {
 namespace {
 
-constexpr int kLanes = 32;
-// Cols: the columns a lane keeps in registers (8 or 16); a warp's strip is
-// kLanes * Cols columns wide.
-constexpr int kMaxStripWidth = kLanes * 16;
-constexpr int kBatch = 8;                      // boundary rows passed between strips at a time
-constexpr int kWarpsPerBlock = 4;
-// Columns past the target score this: at most 0, so never better than a real one.
-template <int Cols>
-constexpr int kPadScore = Cols == 16 ? -128 : -1000;
-constexpr unsigned kFull = 0xffffffffu;
-
-struct Params {
-  const std::uint8_t* q;
-  const std::uint8_t* t;
-  int m, n;
-  const int* sub;  // dim x dim
-  int dim;
-  int open, open_extend, extend;
-  int free_top, left_open;
-  long long strips, slots;
-  int2* ring;                    // slots x m boundary cells (H, E)
-  unsigned long long* flags;     // per slot: strip << 32 | rows published
-  unsigned long long* ticket;
-  int* last_h;                   // row m, columns 1..n at [1..n]; may be null
-  int* last_f;
-  int4* strip_best;              // End::anywhere: per strip {score, i, j}
-};
-
-__device__ __forceinline__ int top_h(const Params& p, bool local, long long j) {
-  if (j == 0 || local || p.free_top) return 0;
-  return -(p.open + static_cast<int>(j) * p.extend);
-}
-__device__ __forceinline__ int left_h(const Params& p, bool local, int i) {
-  if (local) return 0;
-  return -(p.left_open + i * p.extend);
-}
-
-__device__ __forceinline__ unsigned long long flag_value(long long strip, int rows) {
-  return (static_cast<unsigned long long>(strip) << 32) | static_cast<unsigned>(rows);
-}
-__device__ __forceinline__ void wait_flag(unsigned long long* flag, unsigned long long at_least) {
-  ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> f(*flag);
-  while (f.load(::cuda::memory_order_acquire) < at_least) {
-  }
-}
-
-// One row of a lane's columns: recurrence.hpp's update_cell, in DPX form.
-// `f` holds F(i, c) on entry and F(i+1, c) on return, so that H - open -
-// extend is computed once per cell and serves both E (to the right) and F
-// (below). With LastRow, H and F of the row go to device memory.
-template <int Cols, bool Local, bool LastRow>
-__device__ __forceinline__ void lane_row(int (&hp)[Cols], int (&f)[Cols], const int (&sc)[Cols], int& e, int hl,
-                                         int diag, const Params& p, long long j0) {
-  int hoe = hl - p.open_extend;
-#pragma unroll
-  for (int c = 0; c < Cols; ++c) {
-    e = __viaddmax_s32(e, -p.extend, hoe);
-    const int fc = f[c];
-    const int h = Local ? __vimax3_s32_relu(diag + sc[c], e, fc) : __vimax3_s32(diag + sc[c], e, fc);
-    diag = hp[c];
-    hp[c] = h;
-    hoe = h - p.open_extend;
-    f[c] = __viaddmax_s32(fc, -p.extend, hoe);
-    if constexpr (LastRow) {
-      if (j0 + c < p.n) {
-        p.last_h[j0 + c + 1] = h;
-        if (p.last_f) p.last_f[j0 + c + 1] = fc;
-      }
-    }
-  }
-}
-
-// The profile's element: 16 bits a score with 8 columns a lane, 8 bits with
-// 16 (scores within +-127 only), so that both read 16 bytes a row and the
-// wider kernel's profile leaves room for more warps.
-template <int Cols>
-using ProfileScore = std::conditional_t<Cols == 16, signed char, short>;
-
-// PTX prmt with sign replication (a selector nibble with its top bit set
-// copies the sign of the byte it names); __byte_perm drops that bit.
-template <unsigned Selector>
-__device__ __forceinline__ int sign_extend(unsigned word) {
-  unsigned r;
-  asm("prmt.b32 %0, %1, 0, %2;" : "=r"(r) : "r"(word), "n"(Selector));
-  return static_cast<int>(r);
-}
-
-// A lane's Cols scores of one row, 16 bytes, sign-extended.
-template <int Cols>
-__device__ __forceinline__ void load_scores(const ProfileScore<Cols>* from, int (&sc)[Cols]) {
-  const uint4 w = *reinterpret_cast<const uint4*>(from);
-  const unsigned words[4] = {w.x, w.y, w.z, w.w};
-#pragma unroll
-  for (int k = 0; k < 4; ++k) {
-    if constexpr (Cols == 16) {
-      sc[4 * k] = sign_extend<0x8880>(words[k]);
-      sc[4 * k + 1] = sign_extend<0x9991>(words[k]);
-      sc[4 * k + 2] = sign_extend<0xAAA2>(words[k]);
-      sc[4 * k + 3] = sign_extend<0xBBB3>(words[k]);
-    } else {
-      sc[2 * k] = sign_extend<0x9910>(words[k]);
-      sc[2 * k + 1] = sign_extend<0xBB32>(words[k]);
-    }
-  }
-}
+using namespace striped;
 
 // Best of two candidates: higher score, then the earlier cell in row-major
 // order (the oracle's tie rule).
@@ -235,6 +130,11 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p
         diag = hl;
         hr = hp[Cols - 1];
         er = e;
+        if (p.checkpoints && i % p.checkpoint_rows == 0 && i < m) {  // for the chunked traceback
+          int2* row = p.checkpoints + (static_cast<long long>(i / p.checkpoint_rows) - 1) * p.padded_n + j0;
+#pragma unroll
+          for (int c = 0; c < Cols; ++c) row[c] = make_int2(hp[c], f[c]);
+        }
         if constexpr (Anywhere) {
           int row_max = hp[0];
 #pragma unroll
@@ -309,13 +209,14 @@ struct Workspace {
   cuda::DeviceArray<int2> ring;
   cuda::DeviceArray<unsigned long long> flags;
   cuda::DeviceArray<int4> strip_best;
+  cuda::DeviceArray<int2> checkpoints;
   std::size_t bytes() const {
     return q.bytes() + t.bytes() + sub.bytes() + last_h.bytes() + last_f.bytes() + ring.bytes() + flags.bytes() +
-           strip_best.bytes();
+           strip_best.bytes() + checkpoints.bytes();
   }
   void release() {
     q.release(), t.release(), sub.release(), last_h.release(), last_f.release(), ring.release(), flags.release(),
-        strip_best.release();
+        strip_best.release(), checkpoints.release();
   }
 };
 
@@ -329,33 +230,11 @@ GpuStats& stats() {
   return s;
 }
 
-// Times the kernel with events; frees them on the way out.
-class KernelTimer {
- public:
-  KernelTimer() {
-    GDP_CUDA_CHECK(cudaEventCreate(&start_));
-    GDP_CUDA_CHECK(cudaEventCreate(&stop_));
-  }
-  ~KernelTimer() {
-    cudaEventDestroy(start_);
-    cudaEventDestroy(stop_);
-  }
-  void start() { GDP_CUDA_CHECK(cudaEventRecord(start_)); }
-  double stop_seconds() {
-    GDP_CUDA_CHECK(cudaEventRecord(stop_));
-    GDP_CUDA_CHECK(cudaEventSynchronize(stop_));
-    float ms = 0;
-    GDP_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-    return ms / 1000.0;
-  }
-
- private:
-  cudaEvent_t start_{}, stop_{};
-};
-
 }  // namespace
 
 GpuStats gpu_stats() { return stats(); }
+
+void add_gpu_kernel_time(double seconds) { stats().kernel_seconds += seconds; }
 
 void init_gpu(int device) {
   GDP_CUDA_CHECK(cudaSetDevice(device));
@@ -364,6 +243,11 @@ void init_gpu(int device) {
 
 PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
                           LastRow last_row, GpuTuning tuning) {
+  return striped_pass(q, t, scheme, shape, device, last_row, tuning, nullptr);
+}
+
+PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
+                        LastRow last_row, GpuTuning tuning, Kept* kept) {
   const long long m = static_cast<long long>(q.size()), n = static_cast<long long>(t.size());
   if (m == 0 || n == 0) return score_pass_scalar(q, t, scheme, shape, last_row);
   if (m >= (1LL << 31) - kLanes || n >= (1LL << 31) - kMaxStripWidth)
@@ -377,7 +261,7 @@ PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, c
   cudaDeviceProp prop{};
   GDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   const bool anywhere = shape.end == End::anywhere;
-  const int cols = lane_columns(n, scheme.max_abs_score(), tuning.lane_columns);
+  const int cols = kept ? kKeptCols : lane_columns(n, scheme.max_abs_score(), tuning.lane_columns);
   const long long strip_width = kLanes * cols;
   const Kernel kernel = cols == 16 ? kernel_for<16>(shape.local, anywhere) : kernel_for<8>(shape.local, anywhere);
   const std::size_t shared = static_cast<std::size_t>(kWarpsPerBlock) * scheme.dim * strip_width * (cols == 16 ? 1 : 2);
@@ -398,6 +282,7 @@ PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, c
   const long long affordable = static_cast<long long>((free_bytes + w.ring.bytes()) / 4) / column_bytes;
   long long slots = std::min({strips, 2 * warps, affordable});
   if (tuning.max_slots > 0) slots = std::min(slots, std::max(tuning.max_slots, 2LL));
+  if (kept) slots = strips;  // every strip's edge stays for the traceback
   if (slots < 1 || (strips > 1 && slots < 2))
     throw RunError("a query of " + std::to_string(m) + " letters needs " + std::to_string(8 * column_bytes >> 20) +
                    " MiB of GPU memory for its boundary columns; " + std::to_string(free_bytes >> 20) +
@@ -412,6 +297,9 @@ PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, c
   if (want_row) w.last_h.reserve(static_cast<std::size_t>(n + 1));
   if (last_row.f) w.last_f.reserve(static_cast<std::size_t>(n + 1));
   if (anywhere) w.strip_best.reserve(static_cast<std::size_t>(strips));
+  const long long checkpoint_rows = kept ? m / kKeptRows : 0;
+  if (checkpoint_rows > 0)
+    w.checkpoints.reserve(static_cast<std::size_t>(checkpoint_rows * strips * strip_width), "cudaMalloc (checkpoints)");
   stats().peak_memory_bytes = std::max(stats().peak_memory_bytes, w.bytes());
 
   GDP_CUDA_CHECK(cudaMemcpy(w.q.get(), q.data(), q.size(), cudaMemcpyHostToDevice));
@@ -440,12 +328,16 @@ PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, c
   p.last_h = want_row ? w.last_h.get() : nullptr;
   p.last_f = last_row.f ? w.last_f.get() : nullptr;
   p.strip_best = w.strip_best.get();
+  p.checkpoints = checkpoint_rows > 0 ? w.checkpoints.get() : nullptr;
+  p.checkpoint_rows = kKeptRows;
+  p.padded_n = strips * strip_width;
+  if (kept) *kept = Kept{w.ring.get(), p.checkpoints, w.q.get(), w.t.get(), w.sub.get(), p.padded_n, kKeptRows};
 
-  KernelTimer timer;
+  cuda::KernelTimer timer;
   timer.start();
   kernel<<<static_cast<int>(blocks), kWarpsPerBlock * kLanes, shared>>>(p);
   GDP_CUDA_CHECK(cudaGetLastError());
-  stats().kernel_seconds += timer.stop_seconds();
+  add_gpu_kernel_time(timer.stop_seconds());
   GDP_CUDA_CHECK(cudaDeviceSynchronize());
   ++stats().passes;
 

@@ -1,0 +1,177 @@
+#pragma once
+// What the striped score kernel (striped_score.cu) and the chunked traceback
+// (chunked_traceback.cu) share: the kernel parameters, the boundaries, the
+// strip-to-strip flags, the target profile and the one row update.
+#include <cuda/atomic>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "core/scoring.hpp"
+#include "pairwise/pairwise.hpp"
+#include "pairwise/recurrence.hpp"
+#include "pairwise/shape.hpp"
+
+namespace gdp::pairwise::striped {
+
+constexpr int kLanes = 32;
+// Cols: the columns a lane keeps in registers (8 or 16); a warp's strip is
+// kLanes * Cols columns wide.
+constexpr int kMaxStripWidth = kLanes * 16;
+constexpr int kBatch = 8;                      // boundary rows passed between strips at a time
+constexpr int kWarpsPerBlock = 4;
+// Columns past the target score this: at most 0, so never better than a real one.
+template <int Cols>
+constexpr int kPadScore = Cols == 16 ? -128 : -1000;
+constexpr unsigned kFull = 0xffffffffu;
+
+struct Params {
+  const std::uint8_t* q;
+  const std::uint8_t* t;
+  int m, n;
+  const int* sub;  // dim x dim
+  int dim;
+  int open, open_extend, extend;
+  int free_top, left_open;
+  long long strips, slots;
+  int2* ring;                    // slots x m boundary cells (H, E)
+  unsigned long long* flags;     // per slot: strip << 32 | rows published
+  unsigned long long* ticket;
+  int* last_h;                   // row m, columns 1..n at [1..n]; may be null
+  int* last_f;
+  int4* strip_best;              // End::anywhere: per strip {score, i, j}
+  int2* checkpoints;             // may be null: H and F(i+1) of every column after rows R, 2R, ...
+  int checkpoint_rows;           // R
+  long long padded_n;            // strips x strip width: a checkpoint row's length
+};
+
+__device__ __forceinline__ int top_h(const Params& p, bool local, long long j) {
+  if (j == 0 || local || p.free_top) return 0;
+  return -(p.open + static_cast<int>(j) * p.extend);
+}
+__device__ __forceinline__ int left_h(const Params& p, bool local, int i) {
+  if (local) return 0;
+  return -(p.left_open + i * p.extend);
+}
+
+__device__ __forceinline__ unsigned long long flag_value(long long strip, int rows) {
+  return (static_cast<unsigned long long>(strip) << 32) | static_cast<unsigned>(rows);
+}
+__device__ __forceinline__ void wait_flag(unsigned long long* flag, unsigned long long at_least) {
+  ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> f(*flag);
+  while (f.load(::cuda::memory_order_acquire) < at_least) {
+  }
+}
+
+// One row of a lane's columns: recurrence.hpp's update_cell, in DPX form.
+// `f` holds F(i, c) on entry and F(i+1, c) on return, so that H - open -
+// extend is computed once per cell and serves both E (to the right) and F
+// (below). With LastRow, H and F of the row go to device memory. With Dirs
+// (the traceback's recomputation), `dirs` gets 4 bits a cell, cell c at
+// bits 4c..4c+3: where H came from (kFromDiag, kFromE, kFromF, kFromZero),
+// whether E opened here (kEOpen) and whether F did (kFOpen); `f_open`
+// carries each column's F-opened bit from one row to the next.
+constexpr unsigned kFromDiag = 0, kFromE = 1, kFromF = 2, kFromZero = 3, kEOpen = 4, kFOpen = 8;
+
+template <int Cols, bool Local, bool LastRow, bool Dirs = false>
+__device__ __forceinline__ void lane_row(int (&hp)[Cols], int (&f)[Cols], const int (&sc)[Cols], int& e, int hl,
+                                         int diag, const Params& p, long long j0, unsigned* dirs = nullptr,
+                                         unsigned* f_open = nullptr) {
+  int hoe = hl - p.open_extend;
+  unsigned word = 0, next_f_open = 0;
+#pragma unroll
+  for (int c = 0; c < Cols; ++c) {
+    e = __viaddmax_s32(e, -p.extend, hoe);
+    const int fc = f[c];
+    const int h = Local ? __vimax3_s32_relu(diag + sc[c], e, fc) : __vimax3_s32(diag + sc[c], e, fc);
+    if constexpr (Dirs) {
+      const unsigned from = Local && h == 0 ? kFromZero : h == diag + sc[c] ? kFromDiag : h == e ? kFromE : kFromF;
+      const unsigned bits = from | (e == hoe ? kEOpen : 0u) | ((*f_open >> c) & 1u ? kFOpen : 0u);
+      word |= bits << (4 * c);
+    }
+    diag = hp[c];
+    hp[c] = h;
+    hoe = h - p.open_extend;
+    if constexpr (Dirs) next_f_open |= (hoe >= fc - p.extend ? 1u : 0u) << c;
+    f[c] = __viaddmax_s32(fc, -p.extend, hoe);
+    if constexpr (LastRow) {
+      if (j0 + c < p.n) {
+        p.last_h[j0 + c + 1] = h;
+        if (p.last_f) p.last_f[j0 + c + 1] = fc;
+      }
+    }
+  }
+  if constexpr (Dirs) {
+    *dirs = word;
+    *f_open = next_f_open;
+  }
+}
+
+// The profile's element: 16 bits a score with 8 columns a lane, 8 bits with
+// 16 (scores within +-127 only), so that both read 16 bytes a row and the
+// wider kernel's profile leaves room for more warps.
+template <int Cols>
+using ProfileScore = std::conditional_t<Cols == 16, signed char, short>;
+
+// PTX prmt with sign replication (a selector nibble with its top bit set
+// copies the sign of the byte it names); __byte_perm drops that bit.
+template <unsigned Selector>
+__device__ __forceinline__ int sign_extend(unsigned word) {
+  unsigned r;
+  asm("prmt.b32 %0, %1, 0, %2;" : "=r"(r) : "r"(word), "n"(Selector));
+  return static_cast<int>(r);
+}
+
+// A lane's Cols scores of one row, 16 bytes, sign-extended.
+template <int Cols>
+__device__ __forceinline__ void load_scores(const ProfileScore<Cols>* from, int (&sc)[Cols]) {
+  const uint4 w = *reinterpret_cast<const uint4*>(from);
+  const unsigned words[4] = {w.x, w.y, w.z, w.w};
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    if constexpr (Cols == 16) {
+      sc[4 * k] = sign_extend<0x8880>(words[k]);
+      sc[4 * k + 1] = sign_extend<0x9991>(words[k]);
+      sc[4 * k + 2] = sign_extend<0xAAA2>(words[k]);
+      sc[4 * k + 3] = sign_extend<0xBBB3>(words[k]);
+    } else {
+      sc[2 * k] = sign_extend<0x9910>(words[k]);
+      sc[2 * k + 1] = sign_extend<0xBB32>(words[k]);
+    }
+  }
+}
+
+
+// What a pass leaves on the device for the chunked traceback: every strip's
+// right edge and checkpoint rows. Valid until the next pass.
+struct Kept {
+  const int2* columns = nullptr;      // strip s, row i: columns[s * m + i - 1] = (H, E) of its last column
+  const int2* checkpoints = nullptr;  // after row b * rows: checkpoints[(b - 1) * padded_n + j - 1] = (H, F below)
+  const std::uint8_t* q = nullptr;    // the sequences and the substitution matrix, on the device
+  const std::uint8_t* t = nullptr;
+  const int* sub = nullptr;
+  long long padded_n = 0;
+  int rows = 0;                       // checkpoint spacing
+};
+
+// The kept pass's geometry: 8 columns a lane, a checkpoint every 256 rows.
+constexpr int kKeptCols = 8;
+constexpr int kKeptWidth = kLanes * kKeptCols;
+constexpr int kKeptRows = 256;
+
+// Device memory a kept pass of m x n needs beyond an ordinary one.
+inline long long kept_bytes(long long m, long long n) {
+  const long long strips = (n + kKeptWidth - 1) / kKeptWidth;
+  return (strips * m + (m / kKeptRows) * strips * kKeptWidth) * 8;
+}
+
+}  // namespace gdp::pairwise::striped
+
+namespace gdp::pairwise {
+struct GpuTuning;
+// score_pass_gpu, keeping what the traceback needs in `kept` (striped_score.cu).
+// Adds to gpu_stats()'s kernel seconds.
+void add_gpu_kernel_time(double seconds);
+PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
+                        LastRow last_row, GpuTuning tuning, striped::Kept* kept);
+}  // namespace gdp::pairwise
