@@ -79,11 +79,11 @@ if command -v parasail_aligner >/dev/null; then
 fi
 
 echo
-echo "| alignment | cells | run | score | wall s | compute s | score-only compute s | ratio | GPU passes | kernel s | peak GPU MiB |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| alignment | cells | run | score | wall s | compute s | score-only compute s | ratio | GPU passes | kernel s | of which traceback s | peak GPU MiB |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 align() {  # name q t label flags...
   local name=$1 q=$2 t=$3 label=$4; shift 4
-  local cells t0 t1 score_s compute passes kernel mem
+  local cells t0 t1 score_s compute passes kernel traceback mem
   cells=$(calc "$(len "$q") * $(len "$t")")
   "$build/gpu-sw" -q --score-only --format tsv --report "$work/s.json" $scoring "$@" "$q" "$t" >/dev/null
   score_s=$(phase "$work/s.json" compute)
@@ -93,10 +93,11 @@ align() {  # name q t label flags...
   compute=$(phase "$work/a.json" compute)
   passes=$(gpu_field "$work/a.json" passes)
   kernel=$(gpu_field "$work/a.json" kernel_seconds)
+  traceback=$(gpu_field "$work/a.json" traceback_kernel_seconds)
   mem=$(gpu_field "$work/a.json" peak_memory_bytes)
-  printf "| %s | %.2e | %s | %s | %.2f | %.3f | %.3f | %.2f | %s | %s | %.0f |\n" "$name" "$cells" "$label" \
+  printf "| %s | %.2e | %s | %s | %.2f | %.3f | %.3f | %.2f | %s | %s | %s | %.0f |\n" "$name" "$cells" "$label" \
     "$(awk 'NR==2{print $3}' "$work/aln.tsv")" "$(calc "$t1 - $t0")" "$compute" "$score_s" "$(calc "$compute / $score_s")" \
-    "${passes:--}" "${kernel:--}" "$(calc "${mem:-0} / 1048576")"
+    "${passes:--}" "${kernel:--}" "${traceback:--}" "$(calc "${mem:-0} / 1048576")"
 }
 align "20,860 x 29,120" "$work/a20k.fa" "$work/b29k.fa" "GPU"
 align "20,860 x 29,120" "$work/a20k.fa" "$work/b29k.fa" "CPU $threads threads" --cpu --threads "$threads"

@@ -64,7 +64,8 @@ void init_gpu(int device);
 // What the GPU passes of this process did so far.
 struct GpuStats {
   int passes = 0;
-  double kernel_seconds = 0;       // in the score kernels
+  double kernel_seconds = 0;       // in all kernels
+  double traceback_seconds = 0;    // of which in the chunked traceback's kernel
   std::size_t peak_memory_bytes = 0;  // the engine's device memory at its largest
 };
 GpuStats gpu_stats();

@@ -241,7 +241,7 @@ std::optional<Alignment> align_gpu_chunked(Residues q, Residues t, const Scoring
   timer.start();
   kernel<<<1, kLanes, shared>>>(tp);
   GDP_CUDA_CHECK(cudaGetLastError());
-  add_gpu_kernel_time(timer.stop_seconds());
+  add_gpu_kernel_time(timer.stop_seconds(), true);
 
   int r[4] = {};
   GDP_CUDA_CHECK(cudaMemcpy(r, tp.result, sizeof r, cudaMemcpyDeviceToHost));

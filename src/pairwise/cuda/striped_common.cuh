@@ -170,8 +170,8 @@ inline long long kept_bytes(long long m, long long n) {
 namespace gdp::pairwise {
 struct GpuTuning;
 // score_pass_gpu, keeping what the traceback needs in `kept` (striped_score.cu).
-// Adds to gpu_stats()'s kernel seconds.
-void add_gpu_kernel_time(double seconds);
+// Adds to gpu_stats()'s kernel seconds (and traceback seconds).
+void add_gpu_kernel_time(double seconds, bool traceback);
 PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
                         LastRow last_row, GpuTuning tuning, striped::Kept* kept);
 }  // namespace gdp::pairwise

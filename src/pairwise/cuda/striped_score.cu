@@ -234,7 +234,10 @@ GpuStats& stats() {
 
 GpuStats gpu_stats() { return stats(); }
 
-void add_gpu_kernel_time(double seconds) { stats().kernel_seconds += seconds; }
+void add_gpu_kernel_time(double seconds, bool traceback) {
+  stats().kernel_seconds += seconds;
+  if (traceback) stats().traceback_seconds += seconds;
+}
 
 void init_gpu(int device) {
   GDP_CUDA_CHECK(cudaSetDevice(device));
@@ -337,7 +340,7 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   timer.start();
   kernel<<<static_cast<int>(blocks), kWarpsPerBlock * kLanes, shared>>>(p);
   GDP_CUDA_CHECK(cudaGetLastError());
-  add_gpu_kernel_time(timer.stop_seconds());
+  add_gpu_kernel_time(timer.stop_seconds(), false);
   GDP_CUDA_CHECK(cudaDeviceSynchronize());
   ++stats().passes;
 
