@@ -164,3 +164,46 @@ TEST_CASE("GPU pass and alignment agree with the OpenMP pass on 100,000 x 100,00
     REQUIRE(rescore(*aligned, q, t, dna) == cpu.score);
   }
 }
+
+TEST_CASE("16-bit GPU pass equals the oracle, and reruns in 32 bits past the 16-bit range", "[gpu][pairwise]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(16);
+  const ScoringScheme dna = test::dna_scheme(), blosum = test::protein_scheme();
+  const Shape local = shape_of(Mode::local, dna);
+  // Around the 16-bit kernel's strip (512 columns, 64 virtual lanes) and
+  // its 32-row skew between halves.
+  const std::size_t lengths[] = {1, 2, 31, 32, 33, 63, 64, 65, 255, 257, 511, 512, 513, 1023, 1025, 3001};
+  int round = 0;
+  for (std::size_t m : lengths)
+    for (std::size_t n : lengths) {
+      ++round;
+      const bool protein = round % 3 == 0;
+      const ScoringScheme& s = protein ? blosum : dna;
+      const int alphabet = protein ? 20 : round % 2 ? 2 : 4;
+      const auto q = test::random_ranks(rng, m, alphabet);
+      auto t = round % 4 == 1 ? test::mutate(rng, q, alphabet) : test::random_ranks(rng, n, alphabet);
+      if (t.empty()) t.push_back(0);
+      for (long long slots : {0LL, 2LL}) {
+        INFO("m " << q.size() << " n " << t.size() << " slots " << slots << " scheme " << s.name);
+        const PassResult a = score_pass_scalar(q, t, s, local);
+        const PassResult b = score_pass_gpu(q, t, s, local, 0, {}, GpuTuning{slots, 0, 0});
+        REQUIRE(a.score == b.score);
+        REQUIRE(a.end_i == b.end_i);
+        REQUIRE(a.end_j == b.end_j);
+      }
+    }
+
+  // Identical sequences score 2 a letter: 16,000 letters stay under the
+  // 16-bit limit (32,767 - 2), 16,400 pass it and must be run again.
+  for (std::size_t length : {16000, 16382, 16383, 16400, 20000}) {
+    const auto q = test::random_ranks(rng, length, 4);
+    const int reruns_before = gpu_stats().overflow_reruns;
+    const PassResult gpu = score_pass_gpu(q, q, dna, local, 0);
+    const PassResult cpu = score_pass_tiled(q, q, dna, local, 4);
+    INFO("length " << length);
+    REQUIRE(gpu.score == cpu.score);
+    REQUIRE(gpu.end_i == cpu.end_i);
+    REQUIRE(gpu.end_j == cpu.end_j);
+    REQUIRE((gpu_stats().overflow_reruns > reruns_before) == (cpu.score >= 32767 - 2));
+  }
+}

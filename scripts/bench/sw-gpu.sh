@@ -35,11 +35,11 @@ phase() { grep -o "\"$2\": [0-9.e+-]*" "$1" | awk '{print $2}'; }
 gpu_field() { grep -o "\"$2\": [0-9.e+-]*" "$1" | awk '{print $2}' | head -1 || true; }
 scoring="--match 2 --mismatch -3 --gap-open 5 --gap-extend 2"
 
-echo "| input | cells | run | score | end (query, target) | wall s | compute s | kernel s | GCUPS (compute) | GCUPS (kernel) | kernel vs int32 ceiling 3.08T | peak GPU MiB |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| input | cells | run | score | end (query, target) | wall s | compute s | kernel s | GCUPS (compute) | GCUPS (kernel) | kernel vs int32 ceiling 3.08T | vs 16-bit ceiling 5.29T | 16-bit reruns | peak GPU MiB |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 row() {  # name q t label extra-flags...
   local name=$1 q=$2 t=$3 label=$4; shift 4
-  local cells t0 t1 out compute kernel mem mib
+  local cells t0 t1 out compute kernel mem mib reruns
   cells=$(calc "$(len "$q") * $(len "$t")")
   t0=$(date +%s.%N)
   env ${ROW_ENV:-} "$build/gpu-sw" -q --score-only --format tsv --report "$work/r.json" $scoring "$@" "$q" "$t" -o "$work/out.tsv"
@@ -49,24 +49,30 @@ row() {  # name q t label extra-flags...
   kernel=$(gpu_field "$work/r.json" kernel_seconds); kernel=${kernel:-0}
   mem=$(gpu_field "$work/r.json" peak_memory_bytes)
   mib=$(calc "${mem:-0} / 1048576")
+  reruns=$(gpu_field "$work/r.json" overflow_reruns)
   if [ "$kernel" = 0 ]; then
-    printf "| %s | %.2e | %s | %s | %s | %.2f | %.3f | - | %.1f | - | - | - |\n" "$name" "$cells" "$label" "${out%% *}" \
+    printf "| %s | %.2e | %s | %s | %s | %.2f | %.3f | - | %.1f | - | - | - | - | - |\n" "$name" "$cells" "$label" "${out%% *}" \
       "${out#* }" "$(calc "$t1 - $t0")" "$compute" "$(calc "$cells / $compute / 1e9")"
   else
-    printf "| %s | %.2e | %s | %s | %s | %.2f | %.3f | %.3f | %.1f | %.1f | %.3f | %.0f |\n" "$name" "$cells" "$label" \
+    printf "| %s | %.2e | %s | %s | %s | %.2f | %.3f | %.3f | %.1f | %.1f | %.3f | %.3f | %s | %.0f |\n" "$name" "$cells" "$label" \
       "${out%% *}" "${out#* }" "$(calc "$t1 - $t0")" "$compute" "$kernel" "$(calc "$cells / $compute / 1e9")" \
-      "$(calc "$cells / $kernel / 1e9")" "$(calc "$cells / $kernel / 3.08e12")" "$mib"
+      "$(calc "$cells / $kernel / 1e9")" "$(calc "$cells / $kernel / 3.08e12")" "$(calc "$cells / $kernel / 5.29e12")" \
+      "${reruns:-0}" "$mib"
   fi
 }
 row "1e4 x 1e6" "$work/q1e4.fa" "$work/t1e6.fa" "GPU"
 row "1e4 x 1e6" "$work/q1e4.fa" "$work/t1e6.fa" "CPU $threads threads" --cpu --threads "$threads"
 row "1e5 x 1e6" "$work/q1e5.fa" "$work/t1e6.fa" "GPU"
 [ -n "$quick" ] || row "1e5 x 1e7" "$work/q1e5.fa" "$work/t1e7.fa" "GPU"
-# The kernel's two widths: 8 or 16 columns a lane (32 x that a warp's strip).
+# The 32-bit kernel's two widths: 8 or 16 columns a lane (32 x that a
+# warp's strip); the default above is the 16-bit kernel where it holds.
 for cols in 8 16; do
-  ROW_ENV=GPUDP_SW_LANE_COLUMNS=$cols row "1e5 x 1e6" "$work/q1e5.fa" "$work/t1e6.fa" "GPU, $cols columns a lane"
-  [ -n "$quick" ] || ROW_ENV=GPUDP_SW_LANE_COLUMNS=$cols row "1e5 x 1e7" "$work/q1e5.fa" "$work/t1e7.fa" "GPU, $cols columns a lane"
+  ROW_ENV="GPUDP_SW_BITS=32 GPUDP_SW_LANE_COLUMNS=$cols" row "1e5 x 1e6" "$work/q1e5.fa" "$work/t1e6.fa" "GPU, 32-bit, $cols columns a lane"
+  [ -n "$quick" ] || ROW_ENV="GPUDP_SW_BITS=32 GPUDP_SW_LANE_COLUMNS=$cols" row "1e5 x 1e7" "$work/q1e5.fa" "$work/t1e7.fa" "GPU, 32-bit, $cols columns a lane"
 done
+# Past the 16-bit range (score 139,700): the 16-bit pass stops being exact
+# and the pass is run again in 32 bits; the same pair forced to 32 bits.
+ROW_ENV="GPUDP_SW_BITS=32" row "1e5 x 1e5" "$work/a1e5.fa" "$work/b1e5.fa" "GPU, 32-bit only"
 row "1e5 x 1e5" "$work/a1e5.fa" "$work/b1e5.fa" "GPU"
 row "20,860 x 29,120" "$work/a20k.fa" "$work/b29k.fa" "GPU"
 if command -v parasail_aligner >/dev/null; then
@@ -74,7 +80,7 @@ if command -v parasail_aligner >/dev/null; then
   t0=$(date +%s.%N)
   (cd "$work" && parasail_aligner -a sw_striped_32 -x -t 1 -d -M 2 -X 3 -o 7 -e 2 -f t1e6.fa -q q1e4.fa -g p.csv 0<&- >/dev/null 2>&1)
   t1=$(date +%s.%N)
-  printf "| 1e4 x 1e6 | %.2e | parasail sw_striped_32, 1 thread | %s | - | %.2f | - | - | %.1f (wall) | - | - | - |\n" "$cells" \
+  printf "| 1e4 x 1e6 | %.2e | parasail sw_striped_32, 1 thread | %s | - | %.2f | - | - | %.1f (wall) | - | - | - | - | - |\n" "$cells" \
     "$(cut -d, -f5 "$work/p.csv")" "$(calc "$t1 - $t0")" "$(calc "$cells / ($t1 - $t0) / 1e9")"
 fi
 

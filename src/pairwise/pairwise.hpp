@@ -66,6 +66,7 @@ struct GpuStats {
   int passes = 0;
   double kernel_seconds = 0;       // in all kernels
   double traceback_seconds = 0;    // of which in the chunked traceback's kernel
+  int overflow_reruns = 0;         // 16-bit passes run again in 32 bits
   std::size_t peak_memory_bytes = 0;  // the engine's device memory at its largest
 };
 GpuStats gpu_stats();

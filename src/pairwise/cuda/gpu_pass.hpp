@@ -21,6 +21,10 @@ struct GpuTuning {
   // +-127); 0 chooses by the target's length (or the environment's
   // GPUDP_SW_LANE_COLUMNS, for benchmarks).
   int lane_columns = 0;
+  // 0: local score passes run with two 16-bit cells a register where the
+  // scores fit (8-bit substitution scores), again in 32 bits if a score
+  // reaches the 16-bit range; 32: always 32 bits.
+  int bits = 0;
 };
 
 PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,

@@ -43,7 +43,16 @@ struct Params {
   int2* checkpoints;             // may be null: H and F(i+1) of every column after rows R, 2R, ...
   int checkpoint_rows;           // R
   long long padded_n;            // strips x strip width: a checkpoint row's length
+  int* overflow;                 // 16-bit kernel: set to 1 when a score reached overflow_at
+  int overflow_at;
 };
+
+using Kernel = void (*)(Params);
+
+// The 16-bit kernel (striped_score16.cu): local, End::anywhere, scores
+// within +-127; two cells a register, a strip of 512 columns.
+Kernel striped16_kernel();
+constexpr int kStrip16Width = 512;
 
 __device__ __forceinline__ int top_h(const Params& p, bool local, long long j) {
   if (j == 0 || local || p.free_top) return 0;
@@ -60,6 +69,63 @@ __device__ __forceinline__ unsigned long long flag_value(long long strip, int ro
 __device__ __forceinline__ void wait_flag(unsigned long long* flag, unsigned long long at_least) {
   ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> f(*flag);
   while (f.load(::cuda::memory_order_acquire) < at_least) {
+  }
+}
+
+// Best of two candidates: higher score, then the earlier cell in row-major
+// order (the oracle's tie rule).
+__device__ __forceinline__ bool better(int s1, int i1, int j1, int s2, int i2, int j2) {
+  if (s1 != s2) return s1 > s2;
+  if (i1 != i2) return i1 < i2;
+  return j1 < j2;
+}
+
+// The warp's best cell of strip s, for End::anywhere.
+__device__ __forceinline__ void publish_strip_best(const Params& p, long long s, int lane, int best, int best_i,
+                                                   int best_j) {
+  for (int d = kLanes / 2; d > 0; d /= 2) {
+    const int s2 = __shfl_xor_sync(kFull, best, d), i2 = __shfl_xor_sync(kFull, best_i, d),
+              j2 = __shfl_xor_sync(kFull, best_j, d);
+    if (better(s2, i2, j2, best, best_i, best_j)) best = s2, best_i = i2, best_j = j2;
+  }
+  if (lane == 0) p.strip_best[s] = make_int4(best, best_i, best_j, 0);
+}
+
+// Lane 0's left edge for rows step+1 .. step+kBatch, one row a lane: the
+// matrix's column 0 for the first strip, else the right edge strip s - 1
+// published (waiting for it).
+__device__ __forceinline__ void load_left_batch(const Params& p, bool local, long long s, long long in_slot, int lane,
+                                                int step, int& in_h, int& in_e) {
+  const int row = step + 1 + lane;
+  if (s == 0) {
+    in_h = left_h(p, local, row);
+    in_e = neg_inf;
+    return;
+  }
+  if (lane == 0) wait_flag(&p.flags[in_slot], flag_value(s - 1, min(step + kBatch, p.m)));
+  __syncwarp();
+  if (lane < kBatch && row <= p.m) {
+    const int2 v = __ldcg(&p.ring[in_slot * p.m + row - 1]);
+    in_h = v.x;
+    in_e = v.y;
+  }
+}
+
+// Row r of the strip's right edge (H oh, E oe, from the last lane) is kept
+// by lane (r - 1) % kBatch; every kBatch rows (and at row m) they are
+// written to the strip's slot and the slot's flag says how far it is done.
+__device__ __forceinline__ void gather_and_publish(const Params& p, long long s, long long slot, int lane, int r,
+                                                   int oh, int oe, int& out_h, int& out_e) {
+  if (r < 1 || r > p.m) return;
+  if (((r - 1) & (kBatch - 1)) == lane) out_h = oh, out_e = oe;
+  if ((r & (kBatch - 1)) != 0 && r != p.m) return;
+  const int base = (r - 1) & ~(kBatch - 1);
+  if (lane < kBatch && base + lane < r) __stcg(&p.ring[slot * p.m + base + lane], make_int2(out_h, out_e));
+  __threadfence();
+  __syncwarp();
+  if (lane == 0) {
+    ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> flag(p.flags[slot]);
+    flag.store(flag_value(s, r), ::cuda::memory_order_release);
   }
 }
 

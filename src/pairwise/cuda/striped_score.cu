@@ -17,6 +17,7 @@
 // Hopper DPX instructions: max(a + b, c) and max3 are one instruction each.
 #include <algorithm>
 #include <cstdlib>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -30,14 +31,6 @@ namespace gdp::pairwise {
 namespace {
 
 using namespace striped;
-
-// Best of two candidates: higher score, then the earlier cell in row-major
-// order (the oracle's tie rule).
-__device__ __forceinline__ bool better(int s1, int i1, int j1, int s2, int i2, int j2) {
-  if (s1 != s2) return s1 > s2;
-  if (i1 != i2) return i1 < i2;
-  return j1 < j2;
-}
 
 template <int Cols, bool Local, bool Anywhere>
 __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p) {
@@ -98,21 +91,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p
       const int letter_in = __shfl_sync(kFull, q_now, step & (kLanes - 1));
       letter = __shfl_up_sync(kFull, letter, 1);
       if (lane == 0) letter = letter_in;
-      if ((step & (kBatch - 1)) == 0 && step < m) {
-        const int row = step + 1 + lane;
-        if (s == 0) {
-          in_h = left_h(p, Local, row);
-          in_e = neg_inf;
-        } else {
-          if (lane == 0) wait_flag(&p.flags[in_slot], flag_value(s - 1, min(step + kBatch, m)));
-          __syncwarp();
-          if (lane < kBatch && row <= m) {
-            const int2 v = __ldcg(&p.ring[in_slot * m + row - 1]);
-            in_h = v.x;
-            in_e = v.y;
-          }
-        }
-      }
+      if ((step & (kBatch - 1)) == 0 && step < m) load_left_batch(p, Local, s, in_slot, lane, step, in_h, in_e);
       int hl = __shfl_up_sync(kFull, hr, 1), el = __shfl_up_sync(kFull, er, 1);
       const int bh = __shfl_sync(kFull, in_h, step & (kBatch - 1));
       const int be = __shfl_sync(kFull, in_e, step & (kBatch - 1));
@@ -153,35 +132,14 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p
       // Lane 31 finished row r; gather kBatch rows of the right edge, then publish.
       if (produces) {
         const int oh = __shfl_sync(kFull, hr, kLanes - 1), oe = __shfl_sync(kFull, er, kLanes - 1);
-        const int r = step - (kLanes - 2);
-        if (r >= 1 && r <= m) {
-          if (((r - 1) & (kBatch - 1)) == lane) out_h = oh, out_e = oe;
-          if ((r & (kBatch - 1)) == 0 || r == m) {
-            const int base = (r - 1) & ~(kBatch - 1);
-            if (lane < kBatch && base + lane < r) __stcg(&p.ring[slot * m + base + lane], make_int2(out_h, out_e));
-            __threadfence();
-            __syncwarp();
-            if (lane == 0) {
-              ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> flag(p.flags[slot]);
-              flag.store(flag_value(s, r), ::cuda::memory_order_release);
-            }
-          }
-        }
+        gather_and_publish(p, s, slot, lane, step - (kLanes - 2), oh, oe, out_h, out_e);
       }
     }
 
-    if constexpr (Anywhere) {
-      for (int d = kLanes / 2; d > 0; d /= 2) {
-        const int s2 = __shfl_xor_sync(kFull, best, d), i2 = __shfl_xor_sync(kFull, best_i, d),
-                  j2 = __shfl_xor_sync(kFull, best_j, d);
-        if (better(s2, i2, j2, best, best_i, best_j)) best = s2, best_i = i2, best_j = j2;
-      }
-      if (lane == 0) p.strip_best[s] = make_int4(best, best_i, best_j, 0);
-    }
+    if constexpr (Anywhere) publish_strip_best(p, s, lane, best, best_i, best_j);
   }
 }
 
-using Kernel = void (*)(Params);
 template <int Cols>
 Kernel kernel_for(bool local, bool anywhere) {
   if (local) return anywhere ? striped_score<Cols, true, true> : striped_score<Cols, true, false>;
@@ -264,10 +222,18 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   cudaDeviceProp prop{};
   GDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   const bool anywhere = shape.end == End::anywhere;
+  // Two 16-bit cells a register where they can hold the scores: local
+  // alignment's score and end cell, with 8-bit substitution scores.
+  const char* bits_env = std::getenv("GPUDP_SW_BITS");  // 32: never 16 bits (benchmarks)
+  const bool sixteen = tuning.bits != 32 && !(bits_env && std::string(bits_env) == "32") && shape.local && anywhere && !last_row.h && !last_row.f && !kept &&
+                       scheme.max_abs_score() <= 127;
   const int cols = kept ? kKeptCols : lane_columns(n, scheme.max_abs_score(), tuning.lane_columns);
-  const long long strip_width = kLanes * cols;
-  const Kernel kernel = cols == 16 ? kernel_for<16>(shape.local, anywhere) : kernel_for<8>(shape.local, anywhere);
-  const std::size_t shared = static_cast<std::size_t>(kWarpsPerBlock) * scheme.dim * strip_width * (cols == 16 ? 1 : 2);
+  const long long strip_width = sixteen ? kStrip16Width : kLanes * cols;
+  const Kernel kernel = sixteen      ? striped16_kernel()
+                        : cols == 16 ? kernel_for<16>(shape.local, anywhere)
+                                     : kernel_for<8>(shape.local, anywhere);
+  const std::size_t profile_bytes = sixteen || cols == 16 ? 1 : 2;
+  const std::size_t shared = static_cast<std::size_t>(kWarpsPerBlock) * scheme.dim * strip_width * profile_bytes;
   GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
   int per_sm = 0;
   GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWarpsPerBlock * kLanes, shared));
@@ -296,7 +262,7 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   w.t.reserve(static_cast<std::size_t>(n));
   w.sub.reserve(scheme.scores.size());
   w.ring.reserve(static_cast<std::size_t>(slots * m), "cudaMalloc (boundary columns)");
-  w.flags.reserve(static_cast<std::size_t>(slots) + 1);
+  w.flags.reserve(static_cast<std::size_t>(slots) + 2);  // the slots' flags, the ticket, the overflow flag
   if (want_row) w.last_h.reserve(static_cast<std::size_t>(n + 1));
   if (last_row.f) w.last_f.reserve(static_cast<std::size_t>(n + 1));
   if (anywhere) w.strip_best.reserve(static_cast<std::size_t>(strips));
@@ -308,7 +274,7 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   GDP_CUDA_CHECK(cudaMemcpy(w.q.get(), q.data(), q.size(), cudaMemcpyHostToDevice));
   GDP_CUDA_CHECK(cudaMemcpy(w.t.get(), t.data(), t.size(), cudaMemcpyHostToDevice));
   GDP_CUDA_CHECK(cudaMemcpy(w.sub.get(), scheme.scores.data(), scheme.scores.size() * sizeof(int), cudaMemcpyHostToDevice));
-  GDP_CUDA_CHECK(cudaMemset(w.flags.get(), 0, static_cast<std::size_t>(slots + 1) * sizeof(unsigned long long)));
+  GDP_CUDA_CHECK(cudaMemset(w.flags.get(), 0, static_cast<std::size_t>(slots + 2) * sizeof(unsigned long long)));
 
   const GapCosts g = gap_costs(scheme);
   Params p{};
@@ -328,6 +294,8 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   p.ring = w.ring.get();
   p.flags = w.flags.get();
   p.ticket = w.flags.get() + slots;
+  p.overflow = reinterpret_cast<int*>(w.flags.get() + slots + 1);
+  p.overflow_at = 32767 - std::max(scheme.max_abs_score(), 1);
   p.last_h = want_row ? w.last_h.get() : nullptr;
   p.last_f = last_row.f ? w.last_f.get() : nullptr;
   p.strip_best = w.strip_best.get();
@@ -343,6 +311,16 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   add_gpu_kernel_time(timer.stop_seconds(), false);
   GDP_CUDA_CHECK(cudaDeviceSynchronize());
   ++stats().passes;
+  if (sixteen) {
+    int overflow = 0;
+    GDP_CUDA_CHECK(cudaMemcpy(&overflow, p.overflow, sizeof overflow, cudaMemcpyDeviceToHost));
+    if (overflow) {  // a score too large for 16 bits: again in 32
+      ++stats().overflow_reruns;
+      GpuTuning wide = tuning;
+      wide.bits = 32;
+      return striped_pass(q, t, scheme, shape, device, last_row, wide, kept);
+    }
+  }
 
   PassResult best{0, 0, 0};
   if (anywhere) {

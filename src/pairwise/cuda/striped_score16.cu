@@ -1,0 +1,178 @@
+// The striped score kernel with two 16-bit cells a register (Hopper's DPX
+// s16x2 instructions), for local alignment's score and end cell.
+//
+// A warp sweeps a strip of 512 columns as 64 virtual lanes: the low halves
+// of lane L's registers hold its 8 columns of the strip's first 256, the
+// high halves its 8 columns of the last 256, 32 rows behind. Lane 0's high
+// half continues where lane 31's low half left off one step before, so the
+// wavefront is simply 64 lanes deep, and each instruction updates two cells.
+//
+// Local scores are never negative and E and F stay above -(open + extend),
+// so only growth can overflow. A score of overflow_at (32767 minus the
+// largest substitution score) or more sets p.overflow; the pass is then
+// run again in 32 bits (striped_score.cu). A saturated or wrapped score is
+// never returned.
+#include "pairwise/cuda/striped_common.cuh"
+
+namespace gdp::pairwise::striped {
+namespace {
+
+constexpr int kCols = 8;
+constexpr int kHalf = kLanes * kCols;  // 256 columns a half
+constexpr int kWidth = 2 * kHalf;
+static_assert(kWidth == kStrip16Width);
+constexpr int kNeg16 = -30000;  // minus infinity in 16 bits, with room below for one extend
+
+__device__ __forceinline__ unsigned pair(int lo, int hi) {
+  return (static_cast<unsigned>(lo) & 0xffffu) | (static_cast<unsigned>(hi) << 16);
+}
+__device__ __forceinline__ int low(unsigned x) { return static_cast<int>(static_cast<short>(x & 0xffffu)); }
+__device__ __forceinline__ int high(unsigned x) { return static_cast<int>(x) >> 16; }
+
+// Byte k of a (first half's score) and of b (second half's), each
+// sign-extended into its 16-bit half: one prmt.
+template <unsigned Selector>
+__device__ __forceinline__ unsigned pack_scores(unsigned a, unsigned b) {
+  unsigned r;
+  asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "n"(Selector));
+  return r;
+}
+
+// One row of both halves: update_cell (recurrence.hpp) for local alignment,
+// two cells an instruction. `f` holds F(i, c) on entry and F(i+1, c) on exit.
+__device__ __forceinline__ void lane_row16(unsigned (&hp)[kCols], unsigned (&f)[kCols], const unsigned (&sc)[kCols],
+                                           unsigned& e, unsigned hl, unsigned diag, unsigned minus_open_extend,
+                                           unsigned minus_extend) {
+  unsigned hoe = __viaddmax_s16x2(hl, minus_open_extend, pair(kNeg16, kNeg16));
+#pragma unroll
+  for (int c = 0; c < kCols; ++c) {
+    e = __viaddmax_s16x2(e, minus_extend, hoe);
+    const unsigned fc = f[c];
+    const unsigned h = __viaddmax_s16x2_relu(diag, sc[c], __vimax_s16x2_relu(e, fc));
+    diag = hp[c];
+    hp[c] = h;
+    hoe = __viaddmax_s16x2(h, minus_open_extend, pair(kNeg16, kNeg16));
+    f[c] = __viaddmax_s16x2(fc, minus_extend, hoe);
+  }
+}
+
+__global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params p) {
+  extern __shared__ __align__(16) signed char profiles16[];
+  const int lane = static_cast<int>(threadIdx.x) & (kLanes - 1);
+  signed char* profile = profiles16 + (threadIdx.x / kLanes) * p.dim * kWidth;
+  const int m = p.m;
+  const unsigned minus_oe = pair(-p.open_extend, -p.open_extend), minus_ext = pair(-p.extend, -p.extend);
+
+  for (;;) {
+    unsigned long long ticket = 0;
+    if (lane == 0) ticket = atomicAdd(p.ticket, 1ull);
+    const long long s = static_cast<long long>(__shfl_sync(kFull, ticket, 0));
+    if (s >= p.strips) return;
+    const long long ja = s * kWidth + lane * kCols, jb = ja + kHalf;  // my first columns, 0-based
+
+    __syncwarp();
+    for (int a = 0; a < p.dim; ++a) {
+#pragma unroll
+      for (int c = 0; c < kCols; ++c) {
+        const long long x = ja + c, y = jb + c;
+        profile[a * kWidth + lane * kCols + c] =
+            static_cast<signed char>(x < p.n ? __ldg(p.sub + a * p.dim + p.t[x]) : kPadScore<16>);
+        profile[a * kWidth + kHalf + lane * kCols + c] =
+            static_cast<signed char>(y < p.n ? __ldg(p.sub + a * p.dim + p.t[y]) : kPadScore<16>);
+      }
+    }
+    __syncwarp();
+
+    const bool produces = s + 1 < p.strips;
+    const long long slot = s % p.slots, in_slot = (s + p.slots - 1) % p.slots;
+    if (produces && s >= p.slots && lane == 0) wait_flag(&p.flags[(s - p.slots + 1) % p.slots], flag_value(s - p.slots + 1, m));
+    __syncwarp();
+
+    unsigned hp[kCols], f[kCols];
+#pragma unroll
+    for (int c = 0; c < kCols; ++c) {
+      hp[c] = 0;                 // row 0 of local alignment
+      f[c] = minus_oe;           // F(1, c) = H(0, c) - open - extend
+    }
+    unsigned diag = 0, hr = 0, er = pair(kNeg16, kNeg16), letter = 0;
+    int in_h = 0, in_e = neg_inf, out_h = 0, out_e = 0;
+    int best_a = 0, best_ai = 0, best_aj = 0, best_b = 0, best_bi = 0, best_bj = 0;
+    bool overflow = false;
+    int q_now = 0, q_next = lane < m ? __ldg(p.q + lane) : 0;
+
+    for (int step = 0; step < m + 2 * kLanes - 1; ++step) {
+      if ((step & (kLanes - 1)) == 0) {
+        q_now = q_next;
+        q_next = step + kLanes + lane < m ? __ldg(p.q + step + kLanes + lane) : 0;
+      }
+      if ((step & (kBatch - 1)) == 0 && step < m) load_left_batch(p, true, s, in_slot, lane, step, in_h, in_e);
+      // Inputs from the left: lane 0's low half from the strip on the left,
+      // its high half from lane 31's low half one step ago.
+      const unsigned h31 = __shfl_sync(kFull, hr, kLanes - 1), e31 = __shfl_sync(kFull, er, kLanes - 1);
+      const unsigned letter31 = __shfl_sync(kFull, letter, kLanes - 1);
+      unsigned hl = __shfl_up_sync(kFull, hr, 1), el = __shfl_up_sync(kFull, er, 1);
+      letter = __shfl_up_sync(kFull, letter, 1);
+      const int bh = __shfl_sync(kFull, in_h, step & (kBatch - 1)), be = __shfl_sync(kFull, in_e, step & (kBatch - 1));
+      const int bl = __shfl_sync(kFull, q_now, step & (kLanes - 1));
+      if (lane == 0) {
+        hl = pair(bh, low(h31));
+        el = pair(max(be, kNeg16), low(e31));
+        letter = pair(bl, static_cast<int>(letter31 & 0xffffu));
+      }
+
+      const int ia = step - lane + 1, ib = ia - kLanes;
+      const bool active_a = ia >= 1 && ia <= m, active_b = ib >= 1 && ib <= m;
+      if (active_a || active_b) {
+        const uint2 wa = *reinterpret_cast<const uint2*>(profile + (letter & 0xffffu) * kWidth + lane * kCols);
+        const uint2 wb = *reinterpret_cast<const uint2*>(profile + (letter >> 16) * kWidth + kHalf + lane * kCols);
+        const unsigned sc[kCols] = {pack_scores<0xC480>(wa.x, wb.x), pack_scores<0xD591>(wa.x, wb.x),
+                                    pack_scores<0xE6A2>(wa.x, wb.x), pack_scores<0xF7B3>(wa.x, wb.x),
+                                    pack_scores<0xC480>(wa.y, wb.y), pack_scores<0xD591>(wa.y, wb.y),
+                                    pack_scores<0xE6A2>(wa.y, wb.y), pack_scores<0xF7B3>(wa.y, wb.y)};
+        unsigned e = el;
+        lane_row16(hp, f, sc, e, hl, diag, minus_oe, minus_ext);
+        diag = hl;
+        if (!active_b) {  // the high half has not started: it stays at row 0
+#pragma unroll
+          for (int c = 0; c < kCols; ++c) hp[c] &= 0xffffu, f[c] = pair(low(f[c]), -p.open_extend);
+          diag &= 0xffffu;
+        }
+        hr = hp[kCols - 1];
+        er = e;
+        unsigned row_max = __vimax3_s16x2(hp[0], hp[1], hp[2]);
+        row_max = __vimax3_s16x2(row_max, hp[3], hp[4]);
+        row_max = __vimax3_s16x2(row_max, hp[5], hp[6]);
+        row_max = __vimax_s16x2_relu(row_max, hp[7]);
+        const int max_a = low(row_max), max_b = high(row_max);
+        if (active_a && max_a > best_a) {
+          best_a = max_a, best_ai = ia;
+#pragma unroll
+          for (int c = kCols - 1; c >= 0; --c)
+            if (low(hp[c]) == max_a) best_aj = static_cast<int>(ja + c + 1);
+        }
+        if (active_b && max_b > best_b) {
+          best_b = max_b, best_bi = ib;
+#pragma unroll
+          for (int c = kCols - 1; c >= 0; --c)
+            if (high(hp[c]) == max_b) best_bj = static_cast<int>(jb + c + 1);
+        }
+        overflow |= (active_a && max_a >= p.overflow_at) || (active_b && max_b >= p.overflow_at);
+      }
+
+      if (produces) {  // the strip's right edge: lane 31's high half, 63 rows behind lane 0's low half
+        const int oh = high(__shfl_sync(kFull, hr, kLanes - 1)), oe = high(__shfl_sync(kFull, er, kLanes - 1));
+        gather_and_publish(p, s, slot, lane, step - (2 * kLanes - 2), oh, oe, out_h, out_e);
+      }
+    }
+
+    if (overflow) atomicExch(p.overflow, 1);
+    if (better(best_b, best_bi, best_bj, best_a, best_ai, best_aj)) best_a = best_b, best_ai = best_bi, best_aj = best_bj;
+    publish_strip_best(p, s, lane, best_a, best_ai, best_aj);
+  }
+}
+
+}  // namespace
+
+Kernel striped16_kernel() { return striped_score16; }
+
+}  // namespace gdp::pairwise::striped
