@@ -170,9 +170,9 @@ TEST_CASE("16-bit GPU pass equals the oracle, and reruns in 32 bits past the 16-
   std::mt19937 rng(16);
   const ScoringScheme dna = test::dna_scheme(), blosum = test::protein_scheme();
   const Shape local = shape_of(Mode::local, dna);
-  // Around the 16-bit kernel's strip (512 columns, 64 virtual lanes) and
-  // its 32-row skew between halves.
-  const std::size_t lengths[] = {1, 2, 31, 32, 33, 63, 64, 65, 255, 257, 511, 512, 513, 1023, 1025, 3001};
+  // Around the 16-bit kernel's strips (512 or 1024 columns: 64 virtual
+  // lanes of 8 or 16) and its 32-row skew between halves.
+  const std::size_t lengths[] = {1, 2, 31, 33, 63, 64, 65, 255, 257, 511, 512, 513, 1023, 1025, 2049, 3001};
   int round = 0;
   for (std::size_t m : lengths)
     for (std::size_t n : lengths) {
@@ -183,27 +183,31 @@ TEST_CASE("16-bit GPU pass equals the oracle, and reruns in 32 bits past the 16-
       const auto q = test::random_ranks(rng, m, alphabet);
       auto t = round % 4 == 1 ? test::mutate(rng, q, alphabet) : test::random_ranks(rng, n, alphabet);
       if (t.empty()) t.push_back(0);
-      for (long long slots : {0LL, 2LL}) {
-        INFO("m " << q.size() << " n " << t.size() << " slots " << slots << " scheme " << s.name);
-        const PassResult a = score_pass_scalar(q, t, s, local);
-        const PassResult b = score_pass_gpu(q, t, s, local, 0, {}, GpuTuning{slots, 0, 0});
+      const PassResult a = score_pass_scalar(q, t, s, local);
+      for (const GpuTuning tuning : {GpuTuning{0, 8, 0}, GpuTuning{2, 8, 0}, GpuTuning{0, 16, 0}, GpuTuning{3, 16, 0}}) {
+        INFO("m " << q.size() << " n " << t.size() << " slots " << tuning.max_slots << " lane columns "
+                  << tuning.lane_columns << " scheme " << s.name);
+        const PassResult b = score_pass_gpu(q, t, s, local, 0, {}, tuning);
         REQUIRE(a.score == b.score);
         REQUIRE(a.end_i == b.end_i);
         REQUIRE(a.end_j == b.end_j);
       }
     }
 
-  // Identical sequences score 2 a letter: 16,000 letters stay under the
-  // 16-bit limit (32,767 - 2), 16,400 pass it and must be run again.
+  // Identical sequences score 2 a letter. A 16-bit pass gives up once a
+  // score reaches 32,767 minus the largest substitution score (3 here):
+  // 16,000 letters stay under, 16,382 and more reach it and run again.
   for (std::size_t length : {16000, 16382, 16383, 16400, 20000}) {
     const auto q = test::random_ranks(rng, length, 4);
-    const int reruns_before = gpu_stats().overflow_reruns;
-    const PassResult gpu = score_pass_gpu(q, q, dna, local, 0);
     const PassResult cpu = score_pass_tiled(q, q, dna, local, 4);
-    INFO("length " << length);
-    REQUIRE(gpu.score == cpu.score);
-    REQUIRE(gpu.end_i == cpu.end_i);
-    REQUIRE(gpu.end_j == cpu.end_j);
-    REQUIRE((gpu_stats().overflow_reruns > reruns_before) == (cpu.score >= 32767 - 2));
+    for (int columns : {8, 16}) {
+      const int reruns_before = gpu_stats().overflow_reruns;
+      const PassResult gpu = score_pass_gpu(q, q, dna, local, 0, {}, GpuTuning{0, columns, 0});
+      INFO("length " << length << " lane columns " << columns);
+      REQUIRE(gpu.score == cpu.score);
+      REQUIRE(gpu.end_i == cpu.end_i);
+      REQUIRE(gpu.end_j == cpu.end_j);
+      REQUIRE((gpu_stats().overflow_reruns > reruns_before) == (cpu.score >= 32767 - dna.max_abs_score()));
+    }
   }
 }

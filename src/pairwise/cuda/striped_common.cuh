@@ -43,16 +43,15 @@ struct Params {
   int2* checkpoints;             // may be null: H and F(i+1) of every column after rows R, 2R, ...
   int checkpoint_rows;           // R
   long long padded_n;            // strips x strip width: a checkpoint row's length
-  int* overflow;                 // 16-bit kernel: set to 1 when a score reached overflow_at
+  int* overflow;                 // 16-bit kernel: set to 1 when a score reached overflow_at; all warps then stop
   int overflow_at;
 };
 
 using Kernel = void (*)(Params);
 
 // The 16-bit kernel (striped_score16.cu): local, End::anywhere, scores
-// within +-127; two cells a register, a strip of 512 columns.
-Kernel striped16_kernel();
-constexpr int kStrip16Width = 512;
+// within +-127; two cells a register, a strip of 64 * cols columns.
+Kernel striped16_kernel(int cols);
 
 __device__ __forceinline__ int top_h(const Params& p, bool local, long long j) {
   if (j == 0 || local || p.free_top) return 0;
@@ -66,10 +65,15 @@ __device__ __forceinline__ int left_h(const Params& p, bool local, int i) {
 __device__ __forceinline__ unsigned long long flag_value(long long strip, int rows) {
   return (static_cast<unsigned long long>(strip) << 32) | static_cast<unsigned>(rows);
 }
-__device__ __forceinline__ void wait_flag(unsigned long long* flag, unsigned long long at_least) {
+// Spins until the flag reaches `at_least`. With an abort flag (the 16-bit
+// kernel's overflow), gives up once that is set and returns false.
+__device__ __forceinline__ bool wait_flag(unsigned long long* flag, unsigned long long at_least,
+                                          const int* abort = nullptr) {
   ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> f(*flag);
   while (f.load(::cuda::memory_order_acquire) < at_least) {
+    if (abort && *reinterpret_cast<const volatile int*>(abort)) return false;
   }
+  return true;
 }
 
 // Best of two candidates: higher score, then the earlier cell in row-major
@@ -93,22 +97,24 @@ __device__ __forceinline__ void publish_strip_best(const Params& p, long long s,
 
 // Lane 0's left edge for rows step+1 .. step+kBatch, one row a lane: the
 // matrix's column 0 for the first strip, else the right edge strip s - 1
-// published (waiting for it).
-__device__ __forceinline__ void load_left_batch(const Params& p, bool local, long long s, long long in_slot, int lane,
-                                                int step, int& in_h, int& in_e) {
+// published (waiting for it). False, for the whole warp, if `abort` was set.
+__device__ __forceinline__ bool load_left_batch(const Params& p, bool local, long long s, long long in_slot, int lane,
+                                                int step, int& in_h, int& in_e, const int* abort = nullptr) {
   const int row = step + 1 + lane;
   if (s == 0) {
     in_h = left_h(p, local, row);
     in_e = neg_inf;
-    return;
+    return true;
   }
-  if (lane == 0) wait_flag(&p.flags[in_slot], flag_value(s - 1, min(step + kBatch, p.m)));
-  __syncwarp();
+  int ready = 1;
+  if (lane == 0) ready = wait_flag(&p.flags[in_slot], flag_value(s - 1, min(step + kBatch, p.m)), abort);
+  if (!__shfl_sync(kFull, ready, 0)) return false;
   if (lane < kBatch && row <= p.m) {
     const int2 v = __ldcg(&p.ring[in_slot * p.m + row - 1]);
     in_h = v.x;
     in_e = v.y;
   }
+  return true;
 }
 
 // Row r of the strip's right edge (H oh, E oe, from the last lane) is kept

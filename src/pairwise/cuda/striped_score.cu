@@ -228,8 +228,8 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   const bool sixteen = tuning.bits != 32 && !(bits_env && std::string(bits_env) == "32") && shape.local && anywhere && !last_row.h && !last_row.f && !kept &&
                        scheme.max_abs_score() <= 127;
   const int cols = kept ? kKeptCols : lane_columns(n, scheme.max_abs_score(), tuning.lane_columns);
-  const long long strip_width = sixteen ? kStrip16Width : kLanes * cols;
-  const Kernel kernel = sixteen      ? striped16_kernel()
+  const long long strip_width = (sixteen ? 2 : 1) * kLanes * cols;
+  const Kernel kernel = sixteen      ? striped16_kernel(cols)
                         : cols == 16 ? kernel_for<16>(shape.local, anywhere)
                                      : kernel_for<8>(shape.local, anywhere);
   const std::size_t profile_bytes = sixteen || cols == 16 ? 1 : 2;
@@ -294,7 +294,7 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   p.ring = w.ring.get();
   p.flags = w.flags.get();
   p.ticket = w.flags.get() + slots;
-  p.overflow = reinterpret_cast<int*>(w.flags.get() + slots + 1);
+  p.overflow = sixteen ? reinterpret_cast<int*>(w.flags.get() + slots + 1) : nullptr;
   p.overflow_at = 32767 - std::max(scheme.max_abs_score(), 1);
   p.last_h = want_row ? w.last_h.get() : nullptr;
   p.last_f = last_row.f ? w.last_f.get() : nullptr;

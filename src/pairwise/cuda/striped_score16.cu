@@ -1,26 +1,23 @@
 // The striped score kernel with two 16-bit cells a register (Hopper's DPX
 // s16x2 instructions), for local alignment's score and end cell.
 //
-// A warp sweeps a strip of 512 columns as 64 virtual lanes: the low halves
-// of lane L's registers hold its 8 columns of the strip's first 256, the
-// high halves its 8 columns of the last 256, 32 rows behind. Lane 0's high
+// A warp sweeps a strip of 64 * Cols columns (Cols = 8 or 16) as 64
+// virtual lanes: the low halves of lane L's registers hold its Cols columns
+// of the strip's first half, the high halves its Cols columns of the second
+// half, 32 rows behind. Lane 0's high
 // half continues where lane 31's low half left off one step before, so the
 // wavefront is simply 64 lanes deep, and each instruction updates two cells.
 //
 // Local scores are never negative and E and F stay above -(open + extend),
 // so only growth can overflow. A score of overflow_at (32767 minus the
-// largest substitution score) or more sets p.overflow; the pass is then
-// run again in 32 bits (striped_score.cu). A saturated or wrapped score is
-// never returned.
+// largest substitution score) or more sets p.overflow, every warp stops at
+// its next batch of rows, and the pass is run again in 32 bits
+// (striped_score.cu). A saturated or wrapped score is never returned.
 #include "pairwise/cuda/striped_common.cuh"
 
 namespace gdp::pairwise::striped {
 namespace {
 
-constexpr int kCols = 8;
-constexpr int kHalf = kLanes * kCols;  // 256 columns a half
-constexpr int kWidth = 2 * kHalf;
-static_assert(kWidth == kStrip16Width);
 constexpr int kNeg16 = -30000;  // minus infinity in 16 bits, with room below for one extend
 
 __device__ __forceinline__ unsigned pair(int lo, int hi) {
@@ -40,12 +37,13 @@ __device__ __forceinline__ unsigned pack_scores(unsigned a, unsigned b) {
 
 // One row of both halves: update_cell (recurrence.hpp) for local alignment,
 // two cells an instruction. `f` holds F(i, c) on entry and F(i+1, c) on exit.
-__device__ __forceinline__ void lane_row16(unsigned (&hp)[kCols], unsigned (&f)[kCols], const unsigned (&sc)[kCols],
+template <int Cols>
+__device__ __forceinline__ void lane_row16(unsigned (&hp)[Cols], unsigned (&f)[Cols], const unsigned (&sc)[Cols],
                                            unsigned& e, unsigned hl, unsigned diag, unsigned minus_open_extend,
                                            unsigned minus_extend) {
   unsigned hoe = __viaddmax_s16x2(hl, minus_open_extend, pair(kNeg16, kNeg16));
 #pragma unroll
-  for (int c = 0; c < kCols; ++c) {
+  for (int c = 0; c < Cols; ++c) {
     e = __viaddmax_s16x2(e, minus_extend, hoe);
     const unsigned fc = f[c];
     const unsigned h = __viaddmax_s16x2_relu(diag, sc[c], __vimax_s16x2_relu(e, fc));
@@ -56,7 +54,23 @@ __device__ __forceinline__ void lane_row16(unsigned (&hp)[kCols], unsigned (&f)[
   }
 }
 
+// Eight packed scores from four bytes of each half's profile row.
+template <int Cols>
+__device__ __forceinline__ void load_pairs(const signed char* a, const signed char* b, unsigned (&sc)[Cols]) {
+#pragma unroll
+  for (int w = 0; w < Cols / 4; ++w) {
+    const unsigned x = reinterpret_cast<const unsigned*>(a)[w], y = reinterpret_cast<const unsigned*>(b)[w];
+    sc[4 * w] = pack_scores<0xC480>(x, y);
+    sc[4 * w + 1] = pack_scores<0xD591>(x, y);
+    sc[4 * w + 2] = pack_scores<0xE6A2>(x, y);
+    sc[4 * w + 3] = pack_scores<0xF7B3>(x, y);
+  }
+}
+
+template <int Cols>
 __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params p) {
+  constexpr int kHalf = kLanes * Cols;  // columns a half
+  constexpr int kWidth = 2 * kHalf;
   extern __shared__ __align__(16) signed char profiles16[];
   const int lane = static_cast<int>(threadIdx.x) & (kLanes - 1);
   signed char* profile = profiles16 + (threadIdx.x / kLanes) * p.dim * kWidth;
@@ -68,16 +82,16 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
     if (lane == 0) ticket = atomicAdd(p.ticket, 1ull);
     const long long s = static_cast<long long>(__shfl_sync(kFull, ticket, 0));
     if (s >= p.strips) return;
-    const long long ja = s * kWidth + lane * kCols, jb = ja + kHalf;  // my first columns, 0-based
+    const long long ja = s * kWidth + lane * Cols, jb = ja + kHalf;  // my first columns, 0-based
 
     __syncwarp();
     for (int a = 0; a < p.dim; ++a) {
 #pragma unroll
-      for (int c = 0; c < kCols; ++c) {
+      for (int c = 0; c < Cols; ++c) {
         const long long x = ja + c, y = jb + c;
-        profile[a * kWidth + lane * kCols + c] =
+        profile[a * kWidth + lane * Cols + c] =
             static_cast<signed char>(x < p.n ? __ldg(p.sub + a * p.dim + p.t[x]) : kPadScore<16>);
-        profile[a * kWidth + kHalf + lane * kCols + c] =
+        profile[a * kWidth + kHalf + lane * Cols + c] =
             static_cast<signed char>(y < p.n ? __ldg(p.sub + a * p.dim + p.t[y]) : kPadScore<16>);
       }
     }
@@ -85,19 +99,20 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
 
     const bool produces = s + 1 < p.strips;
     const long long slot = s % p.slots, in_slot = (s + p.slots - 1) % p.slots;
-    if (produces && s >= p.slots && lane == 0) wait_flag(&p.flags[(s - p.slots + 1) % p.slots], flag_value(s - p.slots + 1, m));
-    __syncwarp();
+    int free_slot = 1;
+    if (produces && s >= p.slots && lane == 0)
+      free_slot = wait_flag(&p.flags[(s - p.slots + 1) % p.slots], flag_value(s - p.slots + 1, m), p.overflow);
+    if (!__shfl_sync(kFull, free_slot, 0)) return;
 
-    unsigned hp[kCols], f[kCols];
+    unsigned hp[Cols], f[Cols];
 #pragma unroll
-    for (int c = 0; c < kCols; ++c) {
+    for (int c = 0; c < Cols; ++c) {
       hp[c] = 0;                 // row 0 of local alignment
       f[c] = minus_oe;           // F(1, c) = H(0, c) - open - extend
     }
     unsigned diag = 0, hr = 0, er = pair(kNeg16, kNeg16), letter = 0;
     int in_h = 0, in_e = neg_inf, out_h = 0, out_e = 0;
     int best_a = 0, best_ai = 0, best_aj = 0, best_b = 0, best_bi = 0, best_bj = 0;
-    bool overflow = false;
     int q_now = 0, q_next = lane < m ? __ldg(p.q + lane) : 0;
 
     for (int step = 0; step < m + 2 * kLanes - 1; ++step) {
@@ -105,7 +120,16 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
         q_now = q_next;
         q_next = step + kLanes + lane < m ? __ldg(p.q + step + kLanes + lane) : 0;
       }
-      if ((step & (kBatch - 1)) == 0 && step < m) load_left_batch(p, true, s, in_slot, lane, step, in_h, in_e);
+      // Every warp stops once any has found a score too large: when it
+      // waits for the strip on its left, and every 256 steps.
+      if ((step & (kBatch - 1)) == 0 && step < m &&
+          !load_left_batch(p, true, s, in_slot, lane, step, in_h, in_e, p.overflow))
+        return;
+      if ((step & 255) == 0) {
+        int stop = 0;
+        if (lane == 0) stop = *reinterpret_cast<const volatile int*>(p.overflow);
+        if (__shfl_sync(kFull, stop, 0)) return;
+      }
       // Inputs from the left: lane 0's low half from the strip on the left,
       // its high half from lane 31's low half one step ago.
       const unsigned h31 = __shfl_sync(kFull, hr, kLanes - 1), e31 = __shfl_sync(kFull, er, kLanes - 1);
@@ -123,40 +147,37 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
       const int ia = step - lane + 1, ib = ia - kLanes;
       const bool active_a = ia >= 1 && ia <= m, active_b = ib >= 1 && ib <= m;
       if (active_a || active_b) {
-        const uint2 wa = *reinterpret_cast<const uint2*>(profile + (letter & 0xffffu) * kWidth + lane * kCols);
-        const uint2 wb = *reinterpret_cast<const uint2*>(profile + (letter >> 16) * kWidth + kHalf + lane * kCols);
-        const unsigned sc[kCols] = {pack_scores<0xC480>(wa.x, wb.x), pack_scores<0xD591>(wa.x, wb.x),
-                                    pack_scores<0xE6A2>(wa.x, wb.x), pack_scores<0xF7B3>(wa.x, wb.x),
-                                    pack_scores<0xC480>(wa.y, wb.y), pack_scores<0xD591>(wa.y, wb.y),
-                                    pack_scores<0xE6A2>(wa.y, wb.y), pack_scores<0xF7B3>(wa.y, wb.y)};
+        unsigned sc[Cols];
+        load_pairs<Cols>(profile + (letter & 0xffffu) * kWidth + lane * Cols,
+                          profile + (letter >> 16) * kWidth + kHalf + lane * Cols, sc);
         unsigned e = el;
         lane_row16(hp, f, sc, e, hl, diag, minus_oe, minus_ext);
         diag = hl;
         if (!active_b) {  // the high half has not started: it stays at row 0
 #pragma unroll
-          for (int c = 0; c < kCols; ++c) hp[c] &= 0xffffu, f[c] = pair(low(f[c]), -p.open_extend);
+          for (int c = 0; c < Cols; ++c) hp[c] &= 0xffffu, f[c] = pair(low(f[c]), -p.open_extend);
           diag &= 0xffffu;
         }
-        hr = hp[kCols - 1];
+        hr = hp[Cols - 1];
         er = e;
         unsigned row_max = __vimax3_s16x2(hp[0], hp[1], hp[2]);
-        row_max = __vimax3_s16x2(row_max, hp[3], hp[4]);
-        row_max = __vimax3_s16x2(row_max, hp[5], hp[6]);
-        row_max = __vimax_s16x2_relu(row_max, hp[7]);
+#pragma unroll
+        for (int c = 3; c + 1 < Cols; c += 2) row_max = __vimax3_s16x2(row_max, hp[c], hp[c + 1]);
+        row_max = __vimax_s16x2_relu(row_max, hp[Cols - 1]);
         const int max_a = low(row_max), max_b = high(row_max);
         if (active_a && max_a > best_a) {
           best_a = max_a, best_ai = ia;
 #pragma unroll
-          for (int c = kCols - 1; c >= 0; --c)
+          for (int c = Cols - 1; c >= 0; --c)
             if (low(hp[c]) == max_a) best_aj = static_cast<int>(ja + c + 1);
         }
         if (active_b && max_b > best_b) {
           best_b = max_b, best_bi = ib;
 #pragma unroll
-          for (int c = kCols - 1; c >= 0; --c)
+          for (int c = Cols - 1; c >= 0; --c)
             if (high(hp[c]) == max_b) best_bj = static_cast<int>(jb + c + 1);
         }
-        overflow |= (active_a && max_a >= p.overflow_at) || (active_b && max_b >= p.overflow_at);
+        if ((active_a && max_a >= p.overflow_at) || (active_b && max_b >= p.overflow_at)) atomicExch(p.overflow, 1);
       }
 
       if (produces) {  // the strip's right edge: lane 31's high half, 63 rows behind lane 0's low half
@@ -165,7 +186,6 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
       }
     }
 
-    if (overflow) atomicExch(p.overflow, 1);
     if (better(best_b, best_bi, best_bj, best_a, best_ai, best_aj)) best_a = best_b, best_ai = best_bi, best_aj = best_bj;
     publish_strip_best(p, s, lane, best_a, best_ai, best_aj);
   }
@@ -173,6 +193,6 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
 
 }  // namespace
 
-Kernel striped16_kernel() { return striped_score16; }
+Kernel striped16_kernel(int cols) { return cols == 16 ? striped_score16<16> : striped_score16<8>; }
 
 }  // namespace gdp::pairwise::striped
