@@ -136,26 +136,33 @@ __device__ __forceinline__ void gather_and_publish(const Params& p, long long s,
 }
 
 // One row of a lane's columns: recurrence.hpp's update_cell, in DPX form.
-// `f` holds F(i, c) on entry and F(i+1, c) on return, so that H - open -
-// extend is computed once per cell and serves both E (to the right) and F
-// (below). With LastRow, H and F of the row go to device memory. With Dirs
-// (the traceback's recomputation), `dirs` gets 4 bits a cell, cell c at
-// bits 4c..4c+3: where H came from (kFromDiag, kFromE, kFromF, kFromZero),
-// whether E opened here (kEOpen) and whether F did (kFOpen); `f_open`
-// carries each column's F-opened bit from one row to the next.
+// `f` holds F(i, c) on entry and F(i+1, c) on return. Along the row only E
+// depends on the cell before: with A = max(diag + s, F[, 0]) and H =
+// max(A, E), E(c+1) = max(E(c) - extend, H(c) - open - extend) equals
+// max(E(c) - extend, A(c) - open - extend), because E(c) - open - extend
+// never beats E(c) - extend (open >= 0). So one instruction a column is on
+// the row's critical path instead of four. With LastRow, H and F of the row
+// go to device memory. With Dirs (the traceback's recomputation), `dirs`
+// gets 4 bits a cell, cell c at bits 4c..4c+3: where H came from
+// (kFromDiag, kFromE, kFromF, kFromZero), whether E opened here (kEOpen)
+// and whether F did (kFOpen); `f_open` carries each column's F-opened bit
+// from one row to the next.
 constexpr unsigned kFromDiag = 0, kFromE = 1, kFromF = 2, kFromZero = 3, kEOpen = 4, kFOpen = 8;
 
 template <int Cols, bool Local, bool LastRow, bool Dirs = false>
 __device__ __forceinline__ void lane_row(int (&hp)[Cols], int (&f)[Cols], const int (&sc)[Cols], int& e, int hl,
                                          int diag, const Params& p, long long j0, unsigned* dirs = nullptr,
                                          unsigned* f_open = nullptr) {
-  int hoe = hl - p.open_extend;
+  int e_open = hl - p.open_extend;  // the open candidate of E(c): H(c-1) - open - extend, or A(c-1)'s
+  int hoe = e_open;                 // H(c-1) - open - extend, for the traceback's bits
   unsigned word = 0, next_f_open = 0;
 #pragma unroll
   for (int c = 0; c < Cols; ++c) {
-    e = __viaddmax_s32(e, -p.extend, hoe);
+    e = __viaddmax_s32(e, -p.extend, e_open);
     const int fc = f[c];
-    const int h = Local ? __vimax3_s32_relu(diag + sc[c], e, fc) : __vimax3_s32(diag + sc[c], e, fc);
+    const int a = Local ? __viaddmax_s32_relu(diag, sc[c], fc) : __viaddmax_s32(diag, sc[c], fc);
+    e_open = a - p.open_extend;
+    const int h = max(a, e);
     if constexpr (Dirs) {
       const unsigned from = Local && h == 0 ? kFromZero : h == diag + sc[c] ? kFromDiag : h == e ? kFromE : kFromF;
       const unsigned bits = from | (e == hoe ? kEOpen : 0u) | ((*f_open >> c) & 1u ? kFOpen : 0u);
