@@ -36,25 +36,24 @@ __device__ __forceinline__ unsigned pack_scores(unsigned a, unsigned b) {
 }
 
 // One row of both halves: update_cell (recurrence.hpp) for local alignment,
-// two cells an instruction, with E's chain along the row cut to one
-// instruction a column as in lane_row (striped_common.cuh). `f` holds
-// F(i, c) on entry and F(i+1, c) on exit.
+// two cells an instruction. `f` holds F(i, c) on entry and F(i+1, c) on
+// exit. (Cutting E's chain as lane_row does costs an instruction a column
+// here and measured slower: bench/RESULTS.md.)
 template <int Cols>
 __device__ __forceinline__ void lane_row16(unsigned (&hp)[Cols], unsigned (&f)[Cols], const unsigned (&sc)[Cols],
                                            unsigned& e, unsigned hl, unsigned diag, unsigned minus_open_extend,
                                            unsigned minus_extend) {
   const unsigned floor = pair(kNeg16, kNeg16);
-  unsigned e_open = __viaddmax_s16x2(hl, minus_open_extend, floor);
+  unsigned hoe = __viaddmax_s16x2(hl, minus_open_extend, floor);
 #pragma unroll
   for (int c = 0; c < Cols; ++c) {
-    e = __viaddmax_s16x2(e, minus_extend, e_open);
+    e = __viaddmax_s16x2(e, minus_extend, hoe);
     const unsigned fc = f[c];
-    const unsigned a = __viaddmax_s16x2_relu(diag, sc[c], fc);  // max(diag + s, F, 0)
-    e_open = __viaddmax_s16x2(a, minus_open_extend, floor);
-    const unsigned h = __vimax_s16x2_relu(a, e);
+    const unsigned h = __viaddmax_s16x2_relu(diag, sc[c], __vimax_s16x2_relu(e, fc));  // max(diag + s, E, F, 0)
     diag = hp[c];
     hp[c] = h;
-    f[c] = __viaddmax_s16x2(fc, minus_extend, __viaddmax_s16x2(h, minus_open_extend, floor));
+    hoe = __viaddmax_s16x2(h, minus_open_extend, floor);
+    f[c] = __viaddmax_s16x2(fc, minus_extend, hoe);
   }
 }
 
