@@ -45,6 +45,8 @@ struct Params {
   long long padded_n;            // strips x strip width: a checkpoint row's length
   int* overflow;                 // 16-bit kernel: set to 1 when a score reached overflow_at; all warps then stop
   int overflow_at;
+  int publish_rows;              // a strip's right edge is published every this many rows (8, 16 or 32)
+  int full_fence;                // every lane fences its edge stores before the flag's release store
 };
 
 using Kernel = void (*)(Params);
@@ -123,11 +125,12 @@ __device__ __forceinline__ bool load_left_batch(const Params& p, bool local, lon
 __device__ __forceinline__ void gather_and_publish(const Params& p, long long s, long long slot, int lane, int r,
                                                    int oh, int oe, int& out_h, int& out_e) {
   if (r < 1 || r > p.m) return;
-  if (((r - 1) & (kBatch - 1)) == lane) out_h = oh, out_e = oe;
-  if ((r & (kBatch - 1)) != 0 && r != p.m) return;
-  const int base = (r - 1) & ~(kBatch - 1);
-  if (lane < kBatch && base + lane < r) __stcg(&p.ring[slot * p.m + base + lane], make_int2(out_h, out_e));
-  __threadfence();
+  const int every = p.publish_rows;  // kBatch, 16 or 32
+  if (((r - 1) & (every - 1)) == lane) out_h = oh, out_e = oe;
+  if ((r & (every - 1)) != 0 && r != p.m) return;
+  const int base = (r - 1) & ~(every - 1);
+  if (lane < every && base + lane < r) __stcg(&p.ring[slot * p.m + base + lane], make_int2(out_h, out_e));
+  if (p.full_fence) __threadfence();
   __syncwarp();
   if (lane == 0) {
     ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> flag(p.flags[slot]);

@@ -296,6 +296,16 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   p.ticket = w.flags.get() + slots;
   p.overflow = sixteen ? reinterpret_cast<int*>(w.flags.get() + slots + 1) : nullptr;
   p.overflow_at = 32767 - std::max(scheme.max_abs_score(), 1);
+  // Tuning experiments (bench/RESULTS.md): GPUDP_SW_PUBLISH=8|16|32 rows,
+  // GPUDP_SW_FENCE=0 leaves the ordering of the edge stores to __syncwarp and
+  // the flag's release store.
+  p.publish_rows = kBatch;
+  if (const char* env = std::getenv("GPUDP_SW_PUBLISH")) {
+    const int rows = std::atoi(env);
+    if (rows == 16 || rows == 32) p.publish_rows = rows;
+  }
+  const char* fence_env = std::getenv("GPUDP_SW_FENCE");
+  p.full_fence = !(fence_env && std::string(fence_env) == "0");
   p.last_h = want_row ? w.last_h.get() : nullptr;
   p.last_f = last_row.f ? w.last_f.get() : nullptr;
   p.strip_best = w.strip_best.get();

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The score kernels' tuning knobs on one input, side by side (kernel GCUPS):
+# 16 or 32 bits, 8 or 16 columns a lane, the right edge published every 8,
+# 16 or 32 rows, with or without a full fence before each publication.
+# Usage: scripts/bench/sw-gpu-tuning.sh [build-dir] [query.fa target.fa]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=${1:-build}
+work=${WORK:-$(mktemp -d)}
+mkdir -p "$work"
+q=${2:-$work/q1e5.fa}
+t=${3:-$work/t1e7.fa}
+[ -s "$q" ] || scripts/bench/make_fasta.py random --alphabet dna --length 100000 --seed 42 --name q1e5 > "$q"
+[ -s "$t" ] || scripts/bench/make_fasta.py random --alphabet dna --length 10000000 --seed 44 --name t1e7 > "$t"
+cells=$(awk "BEGIN { print $(grep -v '>' "$q" | tr -d '\n' | wc -c) * $(grep -v '>' "$t" | tr -d '\n' | wc -c) }")
+echo "| bits | columns a lane | publish rows | full fence | score | kernel s | GCUPS |"
+echo "|---|---|---|---|---|---|---|"
+for bits in 16 32; do
+  for cols in 8 16; do
+    for publish in 8 16 32; do
+      for fence in 1 0; do
+        env GPUDP_SW_BITS=$bits GPUDP_SW_LANE_COLUMNS=$cols GPUDP_SW_PUBLISH=$publish GPUDP_SW_FENCE=$fence \
+          "$build/gpu-sw" -q --score-only --format tsv --report "$work/t.json" \
+          --match 2 --mismatch -3 --gap-open 5 --gap-extend 2 "$q" "$t" -o "$work/t.tsv"
+        kernel=$(grep -o '"kernel_seconds": [0-9.e+-]*' "$work/t.json" | awk '{print $2}')
+        printf "| %s | %s | %s | %s | %s | %.3f | %.0f |\n" "$bits" "$cols" "$publish" "$fence" \
+          "$(awk 'NR==2{print $3}' "$work/t.tsv")" "$kernel" "$(awk "BEGIN { print $cells / $kernel / 1e9 }")"
+      done
+    done
+  done
+done
