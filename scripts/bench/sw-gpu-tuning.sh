@@ -15,7 +15,7 @@ t=${3:-$work/t1e7.fa}
 cells=$(awk "BEGIN { print $(grep -v '>' "$q" | tr -d '\n' | wc -c) * $(grep -v '>' "$t" | tr -d '\n' | wc -c) }")
 echo "| bits | columns a lane | publish rows | full fence | score | kernel s | GCUPS |"
 echo "|---|---|---|---|---|---|---|"
-for bits in 16 32; do
+[ -n "${SLEEP_ONLY:-}" ] || for bits in 16 32; do
   for cols in 8 16; do
     for publish in 8 16 32; do
       for fence in 1 0; do
@@ -27,5 +27,19 @@ for bits in 16 32; do
           "$(awk 'NR==2{print $3}' "$work/t.tsv")" "$kernel" "$(awk "BEGIN { print $cells / $kernel / 1e9 }")"
       done
     done
+  done
+done
+
+echo
+echo "| bits | columns a lane | pause between polls ns | score | kernel s | GCUPS |"
+echo "|---|---|---|---|---|---|"
+for bits in 16 32; do
+  for sleep in 0 32 128 512 2000; do
+    env GPUDP_SW_BITS=$bits GPUDP_SW_LANE_COLUMNS=16 GPUDP_SW_SLEEP_NS=$sleep \
+      "$build/gpu-sw" -q --score-only --format tsv --report "$work/t.json" \
+      --match 2 --mismatch -3 --gap-open 5 --gap-extend 2 "$q" "$t" -o "$work/t.tsv"
+    kernel=$(grep -o '"kernel_seconds": [0-9.e+-]*' "$work/t.json" | awk '{print $2}')
+    printf "| %s | 16 | %s | %s | %.3f | %.0f |\n" "$bits" "$sleep" "$(awk 'NR==2{print $3}' "$work/t.tsv")" "$kernel" \
+      "$(awk "BEGIN { print $cells / $kernel / 1e9 }")"
   done
 done

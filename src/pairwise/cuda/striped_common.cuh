@@ -47,6 +47,7 @@ struct Params {
   int overflow_at;
   int publish_rows;              // a strip's right edge is published every this many rows (8, 16 or 32)
   int full_fence;                // every lane fences its edge stores before the flag's release store
+  unsigned sleep_ns;             // pause between polls of a flag
 };
 
 using Kernel = void (*)(Params);
@@ -67,13 +68,15 @@ __device__ __forceinline__ int left_h(const Params& p, bool local, int i) {
 __device__ __forceinline__ unsigned long long flag_value(long long strip, int rows) {
   return (static_cast<unsigned long long>(strip) << 32) | static_cast<unsigned>(rows);
 }
-// Spins until the flag reaches `at_least`. With an abort flag (the 16-bit
+// Waits until the flag reaches `at_least`, polling every `sleep_ns`
+// nanoseconds or so (0: without pause). With an abort flag (the 16-bit
 // kernel's overflow), gives up once that is set and returns false.
 __device__ __forceinline__ bool wait_flag(unsigned long long* flag, unsigned long long at_least,
-                                          const int* abort = nullptr) {
+                                          const int* abort = nullptr, unsigned sleep_ns = 0) {
   ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> f(*flag);
   while (f.load(::cuda::memory_order_acquire) < at_least) {
     if (abort && *reinterpret_cast<const volatile int*>(abort)) return false;
+    if (sleep_ns) __nanosleep(sleep_ns);
   }
   return true;
 }
@@ -109,7 +112,7 @@ __device__ __forceinline__ bool load_left_batch(const Params& p, bool local, lon
     return true;
   }
   int ready = 1;
-  if (lane == 0) ready = wait_flag(&p.flags[in_slot], flag_value(s - 1, min(step + kBatch, p.m)), abort);
+  if (lane == 0) ready = wait_flag(&p.flags[in_slot], flag_value(s - 1, min(step + kBatch, p.m)), abort, p.sleep_ns);
   if (!__shfl_sync(kFull, ready, 0)) return false;
   if (lane < kBatch && row <= p.m) {
     const int2 v = __ldcg(&p.ring[in_slot * p.m + row - 1]);

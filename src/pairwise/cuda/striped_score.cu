@@ -304,6 +304,8 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
     const int rows = std::atoi(env);
     if (rows == 16 || rows == 32) p.publish_rows = rows;
   }
+  p.sleep_ns = 0;
+  if (const char* env = std::getenv("GPUDP_SW_SLEEP_NS")) p.sleep_ns = static_cast<unsigned>(std::atoi(env));
   const char* fence_env = std::getenv("GPUDP_SW_FENCE");
   p.full_fence = !(fence_env && std::string(fence_env) == "0");
   p.last_h = want_row ? w.last_h.get() : nullptr;
