@@ -211,3 +211,33 @@ TEST_CASE("16-bit GPU pass equals the oracle, and reruns in 32 bits past the 16-
     }
   }
 }
+
+TEST_CASE("every query against every target: large pairs on the GPU, small ones on the CPU", "[gpu][pairwise]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(21);
+  const ScoringScheme dna = test::dna_scheme();
+  std::vector<std::vector<std::uint8_t>> qs, ts;
+  for (std::size_t n : {50, 3000, 4001}) qs.push_back(test::random_ranks(rng, n, 4));
+  ts.push_back(test::random_ranks(rng, 40, 4));
+  ts.push_back(test::mutate(rng, qs[1], 4));
+  ts.push_back(test::random_ranks(rng, 7000, 4));
+  ts.push_back(test::mutate(rng, qs[0], 4));
+  const std::vector<Residues> q(qs.begin(), qs.end()), t(ts.begin(), ts.end());
+  for (Mode mode : all_modes)
+    for (bool score_only : {true, false})
+      for (std::size_t top : {std::size_t{0}, std::size_t{2}}) {
+        INFO("mode " << to_string(mode) << " score only " << score_only << " top " << top);
+        const auto cpu = align_all(q, t, dna, Options{mode, score_only, Backend::cpu_openmp, 4, nullptr}, top);
+        Options o{mode, score_only, Backend::gpu, 4, nullptr};
+        o.min_gpu_cells = 1000000;  // 3000 x 7000 and the like on the GPU, the rest on the CPU
+        const auto gpu = align_all(q, t, dna, o, top);
+        REQUIRE(gpu.size() == cpu.size());
+        for (std::size_t k = 0; k < gpu.size(); ++k) {
+          REQUIRE(gpu[k].query == cpu[k].query);
+          REQUIRE(gpu[k].alignment.score == cpu[k].alignment.score);
+          REQUIRE(gpu[k].alignment.query_end == cpu[k].alignment.query_end);
+          REQUIRE(gpu[k].alignment.target_end == cpu[k].alignment.target_end);
+          if (!score_only) REQUIRE(rescore(gpu[k].alignment, q[gpu[k].query], t[gpu[k].target], dna) == cpu[k].alignment.score);
+        }
+      }
+}

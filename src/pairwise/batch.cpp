@@ -1,5 +1,7 @@
-// Every query against every target. Many pairs run in parallel, one pair a
-// thread; few pairs run one after another, each spread over the threads.
+// Every query against every target. On the CPU many pairs run in parallel,
+// one pair a thread, and few pairs one after another, each spread over the
+// threads. With the GPU, the large pairs go to it one after another and the
+// small ones to the CPU threads.
 #include <algorithm>
 #include <numeric>
 
@@ -8,12 +10,12 @@
 namespace gdp::pairwise {
 namespace {
 
-void align_pairs(std::vector<Hit>& hits, const std::vector<Residues>& queries, const std::vector<Residues>& targets,
-                 const ScoringScheme& scheme, Options o) {
-  const bool pairs_in_parallel = o.backend == Backend::cpu_openmp && o.threads > 1 &&
-                                 hits.size() >= static_cast<std::size_t>(o.threads);
+// Pairs one after another, or in parallel with one thread a pair.
+void align_on_cpu(std::vector<Hit*>& hits, const std::vector<Residues>& queries, const std::vector<Residues>& targets,
+                  const ScoringScheme& scheme, Options o) {
+  const bool pairs_in_parallel = o.threads > 1 && hits.size() >= static_cast<std::size_t>(o.threads);
   if (!pairs_in_parallel) {
-    for (Hit& h : hits) h.alignment = align(queries[h.query], targets[h.target], scheme, o);
+    for (Hit* h : hits) h->alignment = align(queries[h->query], targets[h->target], scheme, o);
     return;
   }
   Options one = o;
@@ -22,9 +24,26 @@ void align_pairs(std::vector<Hit>& hits, const std::vector<Residues>& queries, c
   const std::int64_t count = static_cast<std::int64_t>(hits.size());
 #pragma omp parallel for schedule(dynamic, 1) num_threads(o.threads)
   for (std::int64_t k = 0; k < count; ++k) {
-    Hit& h = hits[static_cast<std::size_t>(k)];
+    Hit& h = *hits[static_cast<std::size_t>(k)];
     h.alignment = align(queries[h.query], targets[h.target], scheme, one);
   }
+}
+
+// With the GPU, pairs of min_gpu_cells or more go to it one at a time; the
+// small ones are faster on the CPU threads, a pair each.
+void align_pairs(std::vector<Hit>& hits, const std::vector<Residues>& queries, const std::vector<Residues>& targets,
+                 const ScoringScheme& scheme, const Options& o) {
+  std::vector<Hit*> small, large;
+  for (Hit& h : hits) {
+    const std::int64_t cells =
+        static_cast<std::int64_t>(queries[h.query].size()) * static_cast<std::int64_t>(targets[h.target].size());
+    (o.backend == Backend::gpu && cells >= o.min_gpu_cells ? large : small).push_back(&h);
+  }
+  for (Hit* h : large) h->alignment = align(queries[h->query], targets[h->target], scheme, o);
+  Options cpu = o;
+  if (cpu.backend == Backend::gpu) cpu.backend = cpu.threads > 1 ? Backend::cpu_openmp : Backend::cpu_scalar;
+  if (cpu.backend == Backend::cpu_scalar) cpu.threads = 1;
+  align_on_cpu(small, queries, targets, scheme, cpu);
 }
 
 }  // namespace
