@@ -21,13 +21,13 @@ std::string TimingReport::to_json() const {
   j["backend"] = backend;
   j["device"] = device;
   j["threads"] = threads;
+  // Counts print as integers.
+  auto number = [](double v) -> nlohmann::ordered_json {
+    if (v == static_cast<double>(static_cast<long long>(v))) return static_cast<long long>(v);
+    return v;
+  };
   j["inputs"] = nlohmann::ordered_json::object();
-  for (const auto& [k, v] : inputs) {  // counts print as integers
-    if (v == static_cast<double>(static_cast<long long>(v)))
-      j["inputs"][k] = static_cast<long long>(v);
-    else
-      j["inputs"][k] = v;
-  }
+  for (const auto& [k, v] : inputs) j["inputs"][k] = number(v);
   j[work_unit] = work;
   j["seconds"] = nlohmann::ordered_json::object();
   double total = 0;
@@ -38,7 +38,7 @@ std::string TimingReport::to_json() const {
   j["seconds"]["total"] = total;
   if (!gpu.empty()) {
     j["gpu"] = nlohmann::ordered_json::object();
-    for (const auto& [k, v] : gpu) j["gpu"][k] = v;
+    for (const auto& [k, v] : gpu) j["gpu"][k] = number(v);
   }
   j[work_unit == "cells" ? "gcups" : "gops"] = rate_giga();
   return j.dump(2) + "\n";
