@@ -16,8 +16,8 @@ namespace gdp::pairwise::striped {
 
 constexpr int kLanes = 32;
 // Cols: the columns a lane keeps in registers (8 or 16); a warp's strip is
-// kLanes * Cols columns wide.
-constexpr int kMaxStripWidth = kLanes * 16;
+// kLanes * Cols columns wide, twice that in the 16-bit kernel.
+constexpr int kMaxStripWidth = 2 * kLanes * 16;
 constexpr int kBatch = 8;                      // boundary rows passed between strips at a time
 constexpr int kWarpsPerBlock = 4;
 // Columns past the target score this: at most 0, so never better than a real one.
