@@ -1,20 +1,24 @@
 // The striped score pass on the GPU (dissertation chapter 4, StripedScore),
-// rebuilt for a modern GPU.
+// rebuilt for a modern GPU, and the host side of every GPU pass.
 //
 // The matrix (rows: query, columns: target) is cut into vertical strips of
-// kStripWidth target columns. A warp owns a strip and sweeps it top to
+// 32 * Cols target columns. A warp owns a strip and sweeps it top to
 // bottom: lane L holds Cols consecutive columns in registers and works on
 // row (step - L), so the warp is a 32-deep anti-diagonal wavefront. Each
 // step a lane takes H and E of its left neighbour's last column by a warp
 // shuffle; lane 0 takes them from the strip on the left, through a ring of
 // boundary columns in device memory, kBatch rows at a time, signalled by a
-// per-slot flag. A strip can start kLanes + kBatch steps after the one on
-// its left, so a query of m rows keeps about m / 40 warps busy at once. Warps are persistent and take strips in order from a ticket
-// counter, so a warp only ever waits for a strip whose warp is already
-// running: the deadlock rule of Xiao, Aji and Feng holds for any grid size.
+// per-slot flag (striped_common.cuh). A strip can start about kLanes +
+// kBatch steps after the one on its left, so a query of m rows keeps about
+// m / 40 warps busy at once. Warps are persistent and take strips in order
+// from a ticket counter, so a warp only ever waits for a strip whose warp
+// is already running: the deadlock rule of Xiao, Aji and Feng holds for any
+// grid size.
 //
 // The cell update is recurrence.hpp's (update_cell), written out with the
-// Hopper DPX instructions: max(a + b, c) and max3 are one instruction each.
+// Hopper DPX instructions (lane_row). Local passes without a last row go to
+// the 16-bit kernel (striped_score16.cu) where the scores allow, and come
+// back here in 32 bits if a score leaves its range.
 #include <algorithm>
 #include <cstdlib>
 #include <string>
