@@ -43,3 +43,19 @@ for bits in 16 32; do
       "$(awk "BEGIN { print $cells / $kernel / 1e9 }")"
   done
 done
+
+# One strip alone, then several: the cost of a step, and of the hand-over
+# between strips (kernel time over the m + 31, or m + 63 in 16 bits, steps).
+echo
+echo "| kernel | target letters | kernel s | cycles a step at 1.98 GHz |"
+echo "|---|---|---|---|"
+for spec in "32 8 256" "32 8 8192" "32 8 65536" "32 16 512" "16 8 512" "16 16 1024" "16 16 8192" "16 16 65536"; do
+  set -- $spec
+  tn=$work/strips_$3.fa
+  [ -s "$tn" ] || scripts/bench/make_fasta.py random --alphabet dna --length "$3" --seed 7 --name "t$3" > "$tn"
+  env GPUDP_SW_BITS=$1 GPUDP_SW_LANE_COLUMNS=$2 "$build/gpu-sw" -q --score-only --format tsv --report "$work/t.json" \
+    --match 2 --mismatch -3 --gap-open 5 --gap-extend 2 "$q" "$tn" -o "$work/t.tsv"
+  kernel=$(grep -o '"kernel_seconds": [0-9.e+-]*' "$work/t.json" | awk '{print $2}')
+  steps=$(( $(grep -v '>' "$q" | tr -d '\n' | wc -c) + ($1 == 16 ? 63 : 31) ))
+  printf "| %s-bit, %s columns a lane | %s | %.4f | %.0f |\n" "$1" "$2" "$3" "$kernel" "$(awk "BEGIN { print $kernel * 1.98e9 / $steps }")"
+done
