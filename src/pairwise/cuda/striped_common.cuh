@@ -102,22 +102,24 @@ __device__ __forceinline__ void publish_strip_best(const Params& p, long long s,
 
 // Lane 0's left edge for rows step+1 .. step+kBatch, one row a lane: the
 // matrix's column 0 for the first strip, else the right edge strip s - 1
-// published (waiting for it).
-__device__ __forceinline__ void load_left_batch(const Params& p, bool local, long long s, long long in_slot, int lane,
-                                                int step, int& in_h, int& in_e) {
+// published (waiting for it). False, for the whole warp, if `abort` was set.
+__device__ __forceinline__ bool load_left_batch(const Params& p, bool local, long long s, long long in_slot, int lane,
+                                                int step, int& in_h, int& in_e, const int* abort = nullptr) {
   const int row = step + 1 + lane;
   if (s == 0) {
     in_h = left_h(p, local, row);
     in_e = neg_inf;
-    return;
+    return true;
   }
-  if (lane == 0) wait_flag(&p.flags[in_slot], flag_value(s - 1, min(step + kBatch, p.m)), nullptr, p.sleep_ns);
-  __syncwarp();
+  int ready = 1;
+  if (lane == 0) ready = wait_flag(&p.flags[in_slot], flag_value(s - 1, min(step + kBatch, p.m)), abort, p.sleep_ns);
+  if (!__shfl_sync(kFull, ready, 0)) return false;
   if (lane < kBatch && row <= p.m) {
     const int2 v = __ldcg(&p.ring[in_slot * p.m + row - 1]);
     in_h = v.x;
     in_e = v.y;
   }
+  return true;
 }
 
 // Row r of the strip's right edge (H oh, E oe, from the last lane) is kept

@@ -70,47 +70,6 @@ __device__ __forceinline__ void load_pairs(const signed char* a, const signed ch
   }
 }
 
-// The hand-over between strips in 16 bits: each row of a strip's right
-// edge is one 64-bit word {the strip's number, then H and E as two 16-bit
-// halves}, written by lane 31 as soon as it is computed. An aligned 64-bit
-// store is seen whole or not at all, so the word proves itself: the strip
-// on the right takes a row once it carries the number of the strip on its
-// left, with no flag and no fence (the ring is filled with -1 before each
-// pass). The strip on the right reads the next 8 rows one batch ahead and
-// only waits when they were not there yet. Flags only say that a strip is
-// done, so that its slot can be written again.
-__device__ __forceinline__ unsigned long long* edge_words(const Params& p, long long slot) {
-  return reinterpret_cast<unsigned long long*>(p.ring) + slot * p.m;
-}
-__device__ __forceinline__ unsigned long long edge_word(unsigned h_and_e, long long strip) {
-  return (static_cast<unsigned long long>(strip) << 32) | h_and_e;
-}
-
-__device__ __forceinline__ bool left_edge_batch(const Params& p, long long s, long long in_slot, int lane, int step,
-                                                unsigned long long& next, int& in_h, int& in_e) {
-  const unsigned long long* words = edge_words(p, in_slot);
-  const unsigned expected = static_cast<unsigned>(s - 1);
-  const int row = step + 1 + lane;
-  const bool mine = lane < kBatch && row <= p.m;
-  unsigned long long v = next;
-  if (step == 0 && mine) v = __ldcg(words + row - 1);
-  bool ok = !mine || static_cast<unsigned>(v >> 32) == expected;
-  while (!__all_sync(kFull, ok)) {
-    if (!ok) {
-      v = __ldcg(words + row - 1);
-      ok = static_cast<unsigned>(v >> 32) == expected;
-    }
-    int stop = 0;
-    if (lane == 0) stop = *reinterpret_cast<const volatile int*>(p.overflow);
-    if (__shfl_sync(kFull, stop, 0)) return false;
-  }
-  in_h = low(static_cast<unsigned>(v));
-  in_e = high(static_cast<unsigned>(v));
-  const int ahead = row + kBatch;
-  if (lane < kBatch && ahead <= p.m) next = __ldcg(words + ahead - 1);
-  return true;
-}
-
 template <int Cols>
 __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params p) {
   constexpr int kHalf = kLanes * Cols;  // columns a half
@@ -155,8 +114,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
       f[c] = minus_oe;           // F(1, c) = H(0, c) - open - extend
     }
     unsigned diag = 0, hr = 0, er = pair(kNeg16, kNeg16), letter = 0;
-    int in_h = 0, in_e = kNeg16;
-    unsigned long long next_rows = ~0ull;
+    int in_h = 0, in_e = neg_inf, out_h = 0, out_e = 0;
     int best_a = 0, best_ai = 0, best_aj = 0, best_b = 0, best_bi = 0, best_bj = 0;
     int q_now = 0, q_next = lane < m ? __ldg(p.q + lane) : 0;
 
@@ -167,8 +125,8 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
       }
       // Every warp stops once any has found a score too large: when it
       // waits for the strip on its left, and every 256 steps.
-      if ((step & (kBatch - 1)) == 0 && step < m && s > 0 &&
-          !left_edge_batch(p, s, in_slot, lane, step, next_rows, in_h, in_e))
+      if ((step & (kBatch - 1)) == 0 && step < m &&
+          !load_left_batch(p, true, s, in_slot, lane, step, in_h, in_e, p.overflow))
         return;
       if ((step & 255) == 0) {
         int stop = 0;
@@ -225,16 +183,10 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
         if ((active_a && max_a >= p.overflow_at) || (active_b && max_b >= p.overflow_at)) atomicExch(p.overflow, 1);
       }
 
-      // The strip's right edge: lane 31's high half, 63 rows behind lane 0's low half.
-      const int r = step - (2 * kLanes - 2);
-      if (produces && lane == kLanes - 1 && r >= 1 && r <= m)
-        __stcg(edge_words(p, slot) + r - 1, edge_word(pair(high(hr), high(er)), s));
-    }
-    // Done: the slot this strip read from may be written again.
-    __syncwarp();
-    if (lane == 0) {
-      ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> flag(p.flags[slot]);
-      flag.store(flag_value(s, m), ::cuda::memory_order_release);
+      if (produces) {  // the strip's right edge: lane 31's high half, 63 rows behind lane 0's low half
+        const int oh = high(__shfl_sync(kFull, hr, kLanes - 1)), oe = high(__shfl_sync(kFull, er, kLanes - 1));
+        gather_and_publish(p, s, slot, lane, step - (2 * kLanes - 2), oh, oe, out_h, out_e);
+      }
     }
 
     if (better(best_b, best_bi, best_bj, best_a, best_ai, best_aj)) best_a = best_b, best_ai = best_bi, best_aj = best_bj;
