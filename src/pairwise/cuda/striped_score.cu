@@ -229,8 +229,8 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   // Two 16-bit cells a register where they can hold the scores: local
   // alignment's score and end cell, with 8-bit substitution scores.
   const char* bits_env = std::getenv("GPUDP_SW_BITS");  // 32: never 16 bits (benchmarks)
-  const bool sixteen = tuning.bits != 32 && !(bits_env && std::string(bits_env) == "32") && shape.local && anywhere && !last_row.h && !last_row.f && !kept &&
-                       scheme.max_abs_score() <= 127;
+  const bool sixteen = tuning.bits != 32 && !(bits_env && std::string(bits_env) == "32") && shape.local &&
+                       anywhere && !last_row.h && !last_row.f && !kept && scheme.max_abs_score() <= 127;
   const int cols = kept ? kKeptCols : lane_columns(n, scheme.max_abs_score(), tuning.lane_columns);
   const long long strip_width = (sixteen ? 2 : 1) * kLanes * cols;
   const Kernel kernel = sixteen      ? striped16_kernel(cols)
