@@ -4,15 +4,16 @@
 // A warp sweeps a strip of 64 * Cols columns (Cols = 8 or 16) as 64
 // virtual lanes: the low halves of lane L's registers hold its Cols columns
 // of the strip's first half, the high halves its Cols columns of the second
-// half, 32 rows behind. Lane 0's high
-// half continues where lane 31's low half left off one step before, so the
-// wavefront is simply 64 lanes deep, and each instruction updates two cells.
+// half, 32 rows behind. Lane 0's high half continues where lane 31's low
+// half left off one step before, so the wavefront is simply 64 lanes deep,
+// and each instruction updates two cells.
 //
 // Local scores are never negative and E and F stay above -(open + extend),
 // so only growth can overflow. A score of overflow_at (32767 minus the
-// largest substitution score) or more sets p.overflow, every warp stops at
-// its next batch of rows, and the pass is run again in 32 bits
-// (striped_score.cu). A saturated or wrapped score is never returned.
+// largest substitution score) or more sets p.overflow; every warp stops
+// when it next waits for the strip on its left or within 256 steps, and
+// the pass is run again in 32 bits (striped_score.cu). A saturated or
+// wrapped score is never returned.
 #include "pairwise/cuda/striped_common.cuh"
 
 namespace gdp::pairwise::striped {
@@ -57,7 +58,8 @@ __device__ __forceinline__ void lane_row16(unsigned (&hp)[Cols], unsigned (&f)[C
   }
 }
 
-// Eight packed scores from four bytes of each half's profile row.
+// A lane's Cols packed scores: four from each 4-byte word of the two
+// halves' profile rows.
 template <int Cols>
 __device__ __forceinline__ void load_pairs(const signed char* a, const signed char* b, unsigned (&sc)[Cols]) {
 #pragma unroll
