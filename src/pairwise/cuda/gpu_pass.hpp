@@ -1,7 +1,8 @@
 #pragma once
-// The GPU score pass: the same contract as the CPU passes (cpu/passes.hpp),
-// computed by the striped kernel (striped_score.cu). Plain C++: no CUDA types,
-// so the engine's other files need no nvcc.
+// The GPU passes: the same contract as the CPU passes (cpu/passes.hpp),
+// computed by the striped kernels (striped_score.cu, striped_score16.cu),
+// and the chunked traceback. Plain C++: no CUDA types, so the engine's other
+// files need no nvcc.
 #include <optional>
 
 #include "core/scoring.hpp"
@@ -10,9 +11,6 @@
 
 namespace gdp::pairwise {
 
-// Same score, end cell (ties included) and last row as score_pass_scalar.
-// Throws RunError on a CUDA failure or when the pair does not fit in the
-// device's memory, and when this build has no CUDA (gpu_pass_stub.cpp).
 struct GpuTuning {
   // > 0 caps the ring of boundary columns between strips, so that tests can
   // make strips wait for free slots on small inputs.
@@ -27,6 +25,9 @@ struct GpuTuning {
   int bits = 0;
 };
 
+// Same score, end cell (ties included) and last row as score_pass_scalar.
+// Throws RunError on a CUDA failure or when the pair does not fit in the
+// device's memory, and when this build has no CUDA (gpu_pass_stub.cpp).
 PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
                           LastRow last_row = {}, GpuTuning tuning = {});
 
