@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli_run.hpp"
 #include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
@@ -37,12 +38,8 @@ namespace {
 const std::string data_dir = GPUDP_DATA_DIR;
 std::string example(const std::string& name) { return data_dir + "/" + name; }
 
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using gdp::test::read_text;
+using gdp::test::shell_quote;
 
 // Lines without their '\n'; a final newline does not make an empty line.
 std::vector<std::string> lines_of(const std::string& text) {
@@ -69,12 +66,6 @@ std::size_t count_of(const std::string& text, const std::string& needle) {
   std::size_t n = 0;
   for (std::size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
   return n;
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
 }
 
 struct Result {
@@ -108,16 +99,8 @@ class Sandbox : public gdp::test::TempDir {
 
   // gpu-sw ARGS, standard input from `stdin_path` (default /dev/null).
   Result run(const std::vector<std::string>& args, const std::string& stdin_path = "/dev/null") const {
-    std::string cmd = shell_quote(GPU_SW_EXE);
-    for (const auto& a : args) cmd += " " + shell_quote(a);
-    const std::string out = path(".capture.out"), err = path(".capture.err");
-    cmd += " < " + shell_quote(stdin_path) + " > " + shell_quote(out) + " 2> " + shell_quote(err);
-    const int w = std::system(cmd.c_str());
-    Result r;
-    r.status = WIFEXITED(w) ? WEXITSTATUS(w) : -1;
-    r.out = read_text(out);
-    r.err = read_text(err);
-    return r;
+    const gdp::test::RunResult r = gdp::test::run_program(GPU_SW_EXE, args, dir(), stdin_path);
+    return {r.status, r.out, r.err};
   }
 
   // The same with --cpu first, so no message depends on the machine's GPUs.

@@ -1,0 +1,48 @@
+#pragma once
+// Runs an executable through the shell with stdout and stderr captured to
+// files in a directory; shared by the end-to-end tests of every tool.
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace gdp::test {
+
+inline std::string read_text(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+struct RunResult {
+  int status = -1;
+  std::string out, err;
+};
+
+// EXE ARGS < stdin_path, the captures kept in `dir`.
+inline RunResult run_program(const std::string& exe, const std::vector<std::string>& args,
+                             const std::filesystem::path& dir, const std::string& stdin_path = "/dev/null") {
+  std::string cmd = shell_quote(exe);
+  for (const auto& a : args) cmd += " " + shell_quote(a);
+  const std::string out = (dir / ".capture.out").string(), err = (dir / ".capture.err").string();
+  cmd += " < " + shell_quote(stdin_path) + " > " + shell_quote(out) + " 2> " + shell_quote(err);
+  const int w = std::system(cmd.c_str());
+  RunResult r;
+  r.status = WIFEXITED(w) ? WEXITSTATUS(w) : -1;
+  r.out = read_text(out);
+  r.err = read_text(err);
+  return r;
+}
+
+}  // namespace gdp::test

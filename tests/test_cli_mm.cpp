@@ -1,0 +1,128 @@
+// End-to-end tests of gpu-mm: the real binary, in a fresh directory, with
+// --cpu so that no message depends on the machine's GPUs.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <sstream>
+
+#include "cli_run.hpp"
+#include "io/npy.hpp"
+#include "temp_dir.hpp"
+
+namespace fs = std::filesystem;
+using Catch::Matchers::Contains;
+
+namespace {
+
+class Sandbox : public gdp::test::TempDir {
+ public:
+  Sandbox() : TempDir("mm") {}
+  gdp::test::RunResult run(std::vector<std::string> args) const {
+    args.insert(args.begin(), "--cpu");
+    return gdp::test::run_program(GPU_MM_EXE, args, dir());
+  }
+  template <class T>
+  std::string npy(const std::string& name, std::int64_t rows, std::int64_t cols, const std::vector<T>& v) const {
+    gdp::io::write_npy(path(name), gdp::io::dtype_of<T>(), rows, cols, v.data());
+    return path(name);
+  }
+};
+
+std::vector<std::vector<std::string>> tsv_rows(const std::string& out) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> cols;
+    std::istringstream l(line);
+    for (std::string c; std::getline(l, c, '\t');) cols.push_back(c);
+    rows.push_back(cols);
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("gpu-mm: max-plus of two .npy files, worked by hand", "[cli][mm]") {
+  Sandbox box;
+  // A = [[1, 2], [3, 4]], B = [[10, 0], [0, 10]]: C(i,j) = max_k A(i,k) + B(k,j).
+  const std::string a = box.npy<std::int32_t>("A.npy", 2, 2, {1, 2, 3, 4});
+  const std::string b = box.npy<std::int32_t>("B.npy", 2, 2, {10, 0, 0, 10});
+  const auto r = box.run({"--a", a, "--b", b, "--semiring", "max-plus", "--out", box.path("C.npy"), "--check",
+                          "--format", "tsv"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto c = gdp::io::items<std::int32_t>(gdp::io::read_npy(box.path("C.npy")), "C.npy");
+  REQUIRE(c == std::vector<std::int32_t>{11, 12, 13, 14});
+  const auto rows = tsv_rows(r.out);
+  REQUIRE(rows.size() == 1);
+  REQUIRE(rows[0][0] == "openmp");
+  REQUIRE(rows[0][1] == "i32");
+  REQUIRE(rows[0][9] == "0");  // max error: exact
+}
+
+TEST_CASE("gpu-mm: every CPU algorithm on random inputs, table, TSV and JSON", "[cli][mm]") {
+  Sandbox box;
+  const auto table = box.run({"--m", "40", "--k", "30", "--n", "20", "--algo", "all", "--check"});
+  INFO(table.err);
+  REQUIRE(table.status == 0);
+  REQUIRE_THAT(table.out, Contains("algorithm") && Contains("ijk") && Contains("ikj") && Contains("openmp") &&
+                              Contains("40x30x20"));
+  const auto tsv = box.run({"--n", "16", "--type", "f64", "--semiring", "min-plus", "--algo", "ikj", "--batch", "3",
+                            "--format", "tsv", "--check"});
+  REQUIRE(tsv.status == 0);
+  const auto rows = tsv_rows(tsv.out);
+  REQUIRE(rows.size() == 1);
+  REQUIRE(rows[0][1] == "f64");
+  REQUIRE(rows[0][2] == "min-plus");
+  REQUIRE(rows[0][6] == "3");
+  REQUIRE(rows[0][9] == "0");
+  const auto json = box.run({"--n", "8", "--format", "json"});
+  REQUIRE(json.status == 0);
+  REQUIRE_THAT(json.out, Contains("\"algorithm\":\"openmp\"") && Contains("\"max_error\":null"));
+}
+
+TEST_CASE("gpu-mm: float plus-times is checked against float64", "[cli][mm]") {
+  Sandbox box;
+  const auto r = box.run({"--n", "64", "--check", "--format", "tsv"});
+  REQUIRE(r.status == 0);
+  const double max_error = std::stod(tsv_rows(r.out)[0][9]);
+  REQUIRE(max_error > 0);     // float32 rounding shows
+  REQUIRE(max_error < 1e-4);  // and stays small
+}
+
+TEST_CASE("gpu-mm: bad input is one line, exit 2, and no output file", "[cli][mm]") {
+  Sandbox box;
+  const std::string a = box.npy<float>("A.npy", 2, 3, std::vector<float>(6, 1.0f));
+  const std::string b = box.npy<float>("B.npy", 2, 2, std::vector<float>(4, 1.0f));
+  const std::string i = box.npy<std::int32_t>("I.npy", 3, 2, std::vector<std::int32_t>(6, 1));
+  const std::string big = box.npy<std::int32_t>("big.npy", 3, 2, std::vector<std::int32_t>(6, 1 << 30));
+  const std::string a32 = box.npy<std::int32_t>("A32.npy", 2, 3, std::vector<std::int32_t>(6, 1));
+  box.write("text.npy", "not an array\n");
+  struct Case {
+    std::vector<std::string> args;
+    std::string words;
+  };
+  const std::vector<Case> cases = {
+      {{"--a", a, "--b", b}, "do not chain"},
+      {{"--a", a, "--b", i}, "holds i32 but"},
+      {{"--a", box.path("text.npy"), "--b", b}, "not a NumPy"},
+      {{"--a", box.path("missing.npy"), "--b", b}, "cannot open"},
+      {{"--a", a32, "--b", big, "--semiring", "max-plus"}, "2^30"},
+      {{"--a", a, "--b", b, "--type", "f64"}, "not --type f64"},
+      {{"--n", "4", "--semiring", "max-times"}, "unknown semiring"},
+      {{"--n", "4", "--algo", "fast"}, "unknown CPU algorithm"},
+      {{"--a", a}, "go together"},
+      {{}, "give the inputs"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = c.args;
+    args.insert(args.end(), {"--out", box.path("C.npy")});
+    const auto r = box.run(args);
+    INFO(r.err);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Contains("gpu-mm: error: ") && Contains(c.words));
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK_FALSE(fs::exists(box.path("C.npy")));
+  }
+}
