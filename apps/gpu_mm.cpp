@@ -1,6 +1,6 @@
-// gpu-mm: matrix products over three semirings. This version runs the CPU
-// reference (ijk, cache-aware ikj, OpenMP); the GPU kernels, Strassen,
-// Winograd and cuBLAS come with the next version.
+// gpu-mm: matrix products over three semirings. This version runs on the
+// CPU (ijk, cache-aware ikj, OpenMP, Strassen, Winograd); the GPU kernels
+// and cuBLAS come with the next version.
 #include <cmath>
 #include <random>
 #include <sstream>
@@ -32,15 +32,17 @@ folding); min-plus the minimum of sums. Inputs are NumPy .npy files (2-D,
 C order; float32, float64 or int32) or random matrices (--n, or --m --k --n).
 Integer max-plus and min-plus take values within +-(2^30 - 1).
 
-This version runs the CPU reference: --algo ijk (textbook loops), ikj
-(cache-aware order), openmp (ikj on all cores), or all. The GPU kernels,
-Strassen, Winograd and cuBLAS come with the next version.
+This version runs on the CPU: --algo ijk (textbook loops), ikj (cache-aware
+order), openmp (ikj on all cores), strassen or winograd (recursive, --levels
+deep, plus-times only; base products by openmp), or all. The GPU kernels
+and cuBLAS come with the next version.
 
 Examples:
   gpu-mm --n 1024 --algo all --check              # timing and error table
   gpu-mm --a A.npy --b B.npy --out C.npy --semiring max-plus
   gpu-mm --m 300 --k 200 --n 100 --type i32 --semiring min-plus --format tsv
   gpu-mm --batch 50 --n 128 --semiring max-plus   # 50 independent products
+  gpu-mm --n 2048 --algo winograd --levels 2 --check
 )";
 
 struct MmOptions {
@@ -49,11 +51,40 @@ struct MmOptions {
   unsigned seed = 1;
   std::string type, semiring = "plus-times", algo = "openmp", format = "table";
   int batch = 1;
+  int levels = 1;
   bool check = false;
 };
 
+// One algorithm of --algo: a classical CPU order, or a recursive product.
+struct Algo {
+  std::string name;
+  sr::CpuAlgo order = sr::CpuAlgo::openmp;
+  int levels = 0;  // > 0: Strassen or Winograd
+  bool winograd = false;
+};
+
+std::vector<Algo> parse_algos(const std::string& name, int levels, sr::Semiring s) {
+  const Algo strassen{"strassen", sr::CpuAlgo::openmp, levels, false}, winograd{"winograd", sr::CpuAlgo::openmp, levels, true};
+  std::vector<Algo> algos;
+  if (name == "all") {
+    for (sr::CpuAlgo a : {sr::CpuAlgo::ijk, sr::CpuAlgo::ikj, sr::CpuAlgo::openmp})
+      algos.push_back({std::string(sr::to_string(a)), a, 0, false});
+    if (s == sr::Semiring::plus_times) algos.insert(algos.end(), {strassen, winograd});
+    return algos;
+  }
+  if (name == "strassen" || name == "winograd") {
+    if (s != sr::Semiring::plus_times)
+      throw gdp::InputError("--algo " + name + " needs subtraction: it runs plus-times only, not " +
+                            std::string(sr::to_string(s)));
+    return {name == "strassen" ? strassen : winograd};
+  }
+  const sr::CpuAlgo a = sr::parse_cpu_algo(name);
+  return {{std::string(sr::to_string(a)), a, 0, false}};
+}
+
 struct Row {
   std::string algo;
+  int levels = 0;
   double ms = 0, gops = 0;
   bool checked = false;
   double max_error = 0, avg_error = 0;
@@ -123,7 +154,7 @@ void write_rows(const std::vector<Row>& rows, const MmOptions& o, gdp::io::DType
       j["algorithm"] = r.algo;
       j["type"] = gdp::io::to_string(type);
       j["semiring"] = sr::to_string(s);
-      j["m"] = m, j["k"] = k, j["n"] = n, j["batch"] = o.batch;
+      j["m"] = m, j["k"] = k, j["n"] = n, j["batch"] = o.batch, j["levels"] = r.levels;
       j["ms"] = r.ms;
       j["gops"] = r.gops;
       j["max_error"] = r.checked ? nlohmann::ordered_json(r.max_error) : nlohmann::ordered_json();
@@ -133,21 +164,21 @@ void write_rows(const std::vector<Row>& rows, const MmOptions& o, gdp::io::DType
     return;
   }
   if (o.format == "tsv") {
-    out << "#algorithm\ttype\tsemiring\tm\tk\tn\tbatch\tms\tgops\tmax_error\tavg_error\n";
+    out << "#algorithm\ttype\tsemiring\tm\tk\tn\tbatch\tlevels\tms\tgops\tmax_error\tavg_error\n";
     for (const Row& r : rows)
       out << r.algo << '\t' << gdp::io::to_string(type) << '\t' << sr::to_string(s) << '\t' << m << '\t' << k << '\t'
-          << n << '\t' << o.batch << '\t' << r.ms << '\t' << r.gops << '\t' << error_text(r, r.max_error) << '\t'
+          << n << '\t' << o.batch << '\t' << r.levels << '\t' << r.ms << '\t' << r.gops << '\t' << error_text(r, r.max_error) << '\t'
           << error_text(r, r.avg_error) << '\n';
     return;
   }
   char line[256];
-  std::snprintf(line, sizeof line, "%-10s %-5s %-10s %-20s %6s %12s %12s %12s %12s\n", "algorithm", "type",
-                "semiring", "shape", "batch", "ms", "G ops/s", "max error", "avg error");
+  std::snprintf(line, sizeof line, "%-10s %-5s %-10s %-20s %6s %6s %12s %12s %12s %12s\n", "algorithm", "type",
+                "semiring", "shape", "batch", "levels", "ms", "G ops/s", "max error", "avg error");
   out << line;
   for (const Row& r : rows) {
-    std::snprintf(line, sizeof line, "%-10s %-5s %-10s %-20s %6d %12.3f %12.3f %12s %12s\n", r.algo.c_str(),
+    std::snprintf(line, sizeof line, "%-10s %-5s %-10s %-20s %6d %6d %12.3f %12.3f %12s %12s\n", r.algo.c_str(),
                   std::string(gdp::io::to_string(type)).c_str(), std::string(sr::to_string(s)).c_str(),
-                  shape.c_str(), o.batch, r.ms, r.gops, error_text(r, r.max_error).c_str(),
+                  shape.c_str(), o.batch, r.levels, r.ms, r.gops, error_text(r, r.max_error).c_str(),
                   error_text(r, r.avg_error).c_str());
     out << line;
   }
@@ -155,7 +186,7 @@ void write_rows(const std::vector<Row>& rows, const MmOptions& o, gdp::io::DType
 
 template <class T>
 void run_typed(const MmOptions& o, const gdp::app::CommonOptions& common, sr::Semiring s,
-               const std::vector<sr::CpuAlgo>& algos, gdp::TimingReport& report) {
+               const std::vector<Algo>& algos, gdp::TimingReport& report) {
   gdp::Timer timer;
   std::vector<sr::Matrix<T>> as, bs;
   const std::string a_name = o.a_path.empty() ? "A" : o.a_path, b_name = o.b_path.empty() ? "B" : o.b_path;
@@ -182,13 +213,16 @@ void run_typed(const MmOptions& o, const gdp::app::CommonOptions& common, sr::Se
   std::vector<Row> rows;
   sr::Matrix<T> last;
   double compute = 0;
-  for (sr::CpuAlgo algo : algos) {
+  for (const Algo& algo : algos) {
     timer.restart();
-    for (std::size_t i = 0; i < as.size(); ++i) last = sr::multiply_cpu(as[i], bs[i], s, algo, threads);
+    for (std::size_t i = 0; i < as.size(); ++i)
+      last = algo.levels > 0 ? sr::multiply_recursive_cpu(as[i], bs[i], algo.winograd, algo.levels, algo.order, threads)
+                             : sr::multiply_cpu(as[i], bs[i], s, algo.order, threads);
     const double seconds = timer.seconds();
     compute += seconds;
     Row r;
-    r.algo = std::string(sr::to_string(algo));
+    r.algo = algo.name;
+    r.levels = algo.levels;
     r.ms = seconds * 1e3 / static_cast<double>(as.size());
     r.gops = seconds > 0 ? ops * static_cast<double>(as.size()) / seconds / 1e9 : 0.0;
     if (o.check) {  // against the last product of the batch
@@ -214,11 +248,8 @@ void run(MmOptions o, const gdp::app::CommonOptions& common) {
   const sr::Semiring s = sr::parse_semiring(o.semiring);
   if (o.format != "table" && o.format != "tsv" && o.format != "json")
     throw gdp::InputError("unknown format '" + o.format + "' (use table, tsv or json)");
-  std::vector<sr::CpuAlgo> algos;
-  if (o.algo == "all")
-    algos = {sr::CpuAlgo::ijk, sr::CpuAlgo::ikj, sr::CpuAlgo::openmp};
-  else
-    algos = {sr::parse_cpu_algo(o.algo)};
+  if (o.levels < 1 || o.levels > 4) throw gdp::InputError("--levels takes 1 to 4");
+  const std::vector<Algo> algos = parse_algos(o.algo, o.levels, s);
   if (o.a_path.empty() != o.b_path.empty()) throw gdp::InputError("--a and --b go together");
   gdp::io::DType type = o.type.empty() ? gdp::io::DType::f32 : gdp::io::parse_dtype(o.type);
   if (!o.a_path.empty()) {
@@ -278,7 +309,8 @@ int main(int argc, char** argv) {
   app.add_option("--seed", o.seed, "Seed of the random inputs")->capture_default_str();
   app.add_option("--type", o.type, "f32 | f64 | i32 (default f32, or the files' type)");
   app.add_option("--semiring", o.semiring, "plus-times | max-plus | min-plus")->capture_default_str();
-  app.add_option("--algo", o.algo, "ijk | ikj | openmp | all")->capture_default_str();
+  app.add_option("--algo", o.algo, "ijk | ikj | openmp | strassen | winograd | all")->capture_default_str();
+  app.add_option("--levels", o.levels, "Recursion levels of strassen and winograd, 1 to 4")->capture_default_str();
   app.add_option("--batch", o.batch, "Independent products of random inputs")->check(CLI::Range(1, 1000000))->capture_default_str();
   app.add_flag("--check", o.check, "Compare with the reference: float64 for plus-times on floats, else exact");
   app.add_option("--format", o.format, "table | tsv | json")->capture_default_str();

@@ -58,7 +58,7 @@ TEST_CASE("gpu-mm: max-plus of two .npy files, worked by hand", "[cli][mm]") {
   REQUIRE(rows.size() == 1);
   REQUIRE(rows[0][0] == "openmp");
   REQUIRE(rows[0][1] == "i32");
-  REQUIRE(rows[0][9] == "0");  // max error: exact
+  REQUIRE(rows[0][10] == "0");  // max error: exact
 }
 
 TEST_CASE("gpu-mm: every CPU algorithm on random inputs, table, TSV and JSON", "[cli][mm]") {
@@ -67,7 +67,7 @@ TEST_CASE("gpu-mm: every CPU algorithm on random inputs, table, TSV and JSON", "
   INFO(table.err);
   REQUIRE(table.status == 0);
   REQUIRE_THAT(table.out, Contains("algorithm") && Contains("ijk") && Contains("ikj") && Contains("openmp") &&
-                              Contains("40x30x20"));
+                              Contains("strassen") && Contains("winograd") && Contains("40x30x20"));
   const auto tsv = box.run({"--n", "16", "--type", "f64", "--semiring", "min-plus", "--algo", "ikj", "--batch", "3",
                             "--format", "tsv", "--check"});
   REQUIRE(tsv.status == 0);
@@ -76,17 +76,31 @@ TEST_CASE("gpu-mm: every CPU algorithm on random inputs, table, TSV and JSON", "
   REQUIRE(rows[0][1] == "f64");
   REQUIRE(rows[0][2] == "min-plus");
   REQUIRE(rows[0][6] == "3");
-  REQUIRE(rows[0][9] == "0");
+  REQUIRE(rows[0][10] == "0");
   const auto json = box.run({"--n", "8", "--format", "json"});
   REQUIRE(json.status == 0);
   REQUIRE_THAT(json.out, Contains("\"algorithm\":\"openmp\"") && Contains("\"max_error\":null"));
+}
+
+TEST_CASE("gpu-mm: Strassen and Winograd on int32 equal the classical product", "[cli][mm]") {
+  Sandbox box;
+  for (const std::string algo : {"strassen", "winograd"}) {
+    const auto r = box.run({"--m", "33", "--k", "20", "--n", "17", "--type", "i32", "--algo", algo, "--levels", "3",
+                            "--check", "--format", "tsv"});
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    const auto rows = tsv_rows(r.out);
+    REQUIRE(rows[0][0] == algo);
+    REQUIRE(rows[0][7] == "3");
+    REQUIRE(rows[0][10] == "0");
+  }
 }
 
 TEST_CASE("gpu-mm: float plus-times is checked against float64", "[cli][mm]") {
   Sandbox box;
   const auto r = box.run({"--n", "64", "--check", "--format", "tsv"});
   REQUIRE(r.status == 0);
-  const double max_error = std::stod(tsv_rows(r.out)[0][9]);
+  const double max_error = std::stod(tsv_rows(r.out)[0][10]);
   REQUIRE(max_error > 0);     // float32 rounding shows
   REQUIRE(max_error < 1e-4);  // and stays small
 }
@@ -112,6 +126,8 @@ TEST_CASE("gpu-mm: bad input is one line, exit 2, and no output file", "[cli][mm
       {{"--a", a, "--b", b, "--type", "f64"}, "not --type f64"},
       {{"--n", "4", "--semiring", "max-times"}, "unknown semiring"},
       {{"--n", "4", "--algo", "fast"}, "unknown CPU algorithm"},
+      {{"--n", "4", "--algo", "strassen", "--semiring", "max-plus"}, "plus-times only"},
+      {{"--n", "4", "--algo", "winograd", "--levels", "5"}, "--levels takes 1 to 4"},
       {{"--a", a}, "go together"},
       {{}, "give the inputs"},
   };

@@ -87,3 +87,37 @@ TEST_CASE("semiring identities, integer wrap-around and range, bad shapes", "[se
   REQUIRE_THROWS_AS(parse_semiring("max-times"), InputError);
   REQUIRE(parse_semiring("min-plus") == Semiring::min_plus);
 }
+
+TEST_CASE("Strassen and Winograd at every level: exact on int32, within rounding on floats", "[semiring]") {
+  std::mt19937 rng(3);
+  const std::vector<std::array<std::int64_t, 3>> recursive_shapes = {
+      {1, 1, 1}, {2, 2, 2}, {3, 5, 7}, {16, 16, 16}, {17, 16, 15}, {33, 31, 29}, {64, 7, 3}, {5, 64, 40}};
+  std::uniform_real_distribution<double> unit(-1, 1);
+  for (bool winograd : {false, true})
+    for (int levels = 0; levels <= 4; ++levels)
+      for (auto [m, k, n] : recursive_shapes) {
+        INFO((winograd ? "Winograd" : "Strassen") << " levels " << levels << " shape " << m << " x " << k << " x " << n);
+        // int32: values large enough to wrap, where the equations still hold exactly.
+        Matrix<std::int32_t> ai(m, k), bi(k, n);
+        std::uniform_int_distribution<std::int32_t> any(std::numeric_limits<std::int32_t>::lowest(),
+                                                        std::numeric_limits<std::int32_t>::max());
+        for (auto& x : ai.data) x = any(rng);
+        for (auto& x : bi.data) x = any(rng);
+        REQUIRE(multiply_recursive_cpu(ai, bi, winograd, levels, CpuAlgo::ikj).data ==
+                multiply_cpu(ai, bi, Semiring::plus_times, CpuAlgo::ikj).data);
+        Matrix<double> ad(m, k), bd(k, n);
+        for (auto& x : ad.data) x = unit(rng);
+        for (auto& x : bd.data) x = unit(rng);
+        const auto cd = multiply_recursive_cpu(ad, bd, winograd, levels, CpuAlgo::openmp, 2);
+        const auto rd = multiply_cpu(ad, bd, Semiring::plus_times, CpuAlgo::ijk);
+        Matrix<float> af(m, k), bf(k, n);
+        for (std::size_t i = 0; i < af.data.size(); ++i) af.data[i] = static_cast<float>(ad.data[i]);
+        for (std::size_t i = 0; i < bf.data.size(); ++i) bf.data[i] = static_cast<float>(bd.data[i]);
+        const auto cf = multiply_recursive_cpu(af, bf, winograd, levels, CpuAlgo::ikj);
+        for (std::size_t i = 0; i < rd.data.size(); ++i) {
+          REQUIRE(std::fabs(cd.data[i] - rd.data[i]) < 1e-12);
+          REQUIRE(std::fabs(double(cf.data[i]) - rd.data[i]) < 1e-4);
+        }
+      }
+  REQUIRE_THROWS_AS(multiply_recursive_cpu(Matrix<float>(2, 3), Matrix<float>(2, 3), false, 1, CpuAlgo::ikj), InputError);
+}

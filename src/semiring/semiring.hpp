@@ -86,4 +86,12 @@ std::string_view to_string(CpuAlgo a);
 template <class T>
 Matrix<T> multiply_cpu(const Matrix<T>& a, const Matrix<T>& b, Semiring s, CpuAlgo algo, int threads = 1);
 
+// Strassen's (winograd false) or Winograd's (true) recursive product for
+// plus-times, `levels` deep, the base products by `base`
+// (cpu/strassen.cpp). Any shape. Exact on int32 (modulo 2^32); on floats
+// within rounding of the classical product, growing with the levels.
+template <class T>
+Matrix<T> multiply_recursive_cpu(const Matrix<T>& a, const Matrix<T>& b, bool winograd, int levels, CpuAlgo base,
+                                 int threads = 1);
+
 }  // namespace gdp::semiring
