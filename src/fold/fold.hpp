@@ -1,0 +1,34 @@
+#pragma once
+// gpu-fold's engine: Nussinov base-pair maximisation (dissertation chapter
+// 7) with Chang's simplified recurrence. The only header an app includes.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gdp::fold {
+
+struct Rules {
+  bool gu = true;    // the G-U wobble pair, beside A-U and G-C
+  int min_loop = 3;  // unpaired bases inside a hairpin, at least
+};
+
+// Which implementation fills the matrix. CPU1 is the oracle.
+enum class Engine { cpu1, cpu2, omp2 };
+Engine parse_engine(std::string_view name);  // throws InputError
+std::string_view to_string(Engine e);
+
+struct Structure {
+  int pairs = 0;
+  std::string dot_bracket;    // '(' and ')' for pairs, '.' for unpaired bases
+  std::vector<int> partner;   // 0-based; -1 where unpaired
+};
+
+// Whether bases a and b (upper case A, C, G, U) may pair under `rules`.
+bool can_pair(char a, char b, const Rules& rules);
+
+// An optimal structure of `rna` (upper case A, C, G, U). Throws InputError
+// for any other letter.
+Structure fold_rna(std::string_view rna, const Rules& rules, Engine engine = Engine::cpu1, int threads = 1);
+
+}  // namespace gdp::fold
