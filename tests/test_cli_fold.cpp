@@ -1,0 +1,74 @@
+// End-to-end tests of gpu-fold: the real binary, in a fresh directory, with
+// --cpu so that no message depends on the machine's GPUs.
+//   GGGAAAUCC: G-C, G-C, G-U around the hairpin AAA: (((...))) with 3 pairs.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "cli_run.hpp"
+#include "temp_dir.hpp"
+
+namespace fs = std::filesystem;
+using Catch::Matchers::Contains;
+
+namespace {
+
+class Sandbox : public gdp::test::TempDir {
+ public:
+  Sandbox() : TempDir("fold") {}
+  gdp::test::RunResult run(std::vector<std::string> args) const {
+    args.insert(args.begin(), "--cpu");
+    return gdp::test::run_program(GPU_FOLD_EXE, args, dir());
+  }
+};
+
+}  // namespace
+
+TEST_CASE("gpu-fold: every format of a structure worked by hand", "[cli][fold]") {
+  Sandbox box;
+  const std::string in = box.write("rna.fa", ">hairpin demo\nGGGAAATCC\n>two\nggg\naaaucc\n");
+  const auto dot = box.run({in});
+  INFO(dot.err);
+  REQUIRE(dot.status == 0);
+  REQUIRE(dot.out == ">hairpin\nGGGAAAUCC\n(((...))) (3)\n>two\nGGGAAAUCC\n(((...))) (3)\n");
+  REQUIRE(box.run({"--no-gu", in}).out.find("((.....)) (2)") != std::string::npos);  // G-U no more
+  const auto tsv = box.run({"--format", "tsv", in});
+  REQUIRE(tsv.out == "#id\tlength\tpairs\tstructure\nhairpin\t9\t3\t(((...)))\ntwo\t9\t3\t(((...)))\n");
+  const auto bpseq = box.run({"--format", "bpseq", in});
+  REQUIRE_THAT(bpseq.out, Contains("# hairpin\n1 G 9\n2 G 8\n3 G 7\n4 A 0\n"));
+  const auto ct = box.run({"--format", "ct", in});
+  REQUIRE_THAT(ct.out, Contains("9 hairpin\n1 G 0 2 9 1\n") && Contains("9 C 8 0 1 9\n"));
+  const auto json = box.run({"--format", "json", "--engine", "cpu1", in});
+  REQUIRE_THAT(json.out, Contains("{\"id\":\"hairpin\",\"length\":9,\"pairs\":3,\"sequence\":\"GGGAAAUCC\","));
+  // Every engine gives the same structures.
+  for (const std::string engine : {"cpu1", "cpu2", "omp2"}) REQUIRE(box.run({"--engine", engine, in}).out == dot.out);
+}
+
+TEST_CASE("gpu-fold: bad input is one line, exit 2, and no output file", "[cli][fold]") {
+  Sandbox box;
+  const std::string bad = box.write("bad.fa", ">ok\nACGU\n>broken\nACGU\nACXU\n");
+  const std::string empty = box.write("empty.fa", "");
+  const std::string good = box.write("good.fa", ">g\nGGGAAAUCC\n");
+  struct Case {
+    std::vector<std::string> args;
+    std::string words;
+  };
+  const std::vector<Case> cases = {
+      {{bad}, "bad.fa:5: letter 'X'"},
+      {{empty}, "empty.fa"},
+      {{box.path("missing.fa")}, "missing.fa"},
+      {{"--format", "vienna", good}, "unknown format"},
+      {{"--engine", "gpu9", good}, "unknown engine"},
+      {{"--min-loop", "-1", good}, "--min-loop"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = c.args;
+    args.insert(args.begin(), {"-o", box.path("out.txt")});
+    const auto r = box.run(args);
+    INFO(r.err);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Contains("gpu-fold: error: ") && Contains(c.words));
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK_FALSE(fs::exists(box.path("out.txt")));
+  }
+}
