@@ -79,13 +79,7 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   }
   report.add_phase("read", timer.seconds());
 
-  const auto choice = gdp::choose_device(common.cpu, common.device);
-  if (choice.use_gpu) {
-    if (common.device) throw gdp::InputError("--device: this version of gpu-fold has no GPU path yet; use --cpu");
-    spdlog::info("this version of gpu-fold has no GPU path yet; folding on the CPU");
-  } else if (!choice.reason.empty()) {
-    spdlog::info("{}", choice.reason);
-  }
+  gdp::app::run_on_cpu_for_now(tool, common);
 
   timer.restart();
   std::vector<gdp::fold::Structure> structures;

@@ -269,13 +269,7 @@ void run(MmOptions o, const gdp::app::CommonOptions& common) {
     if (o.batch > 1 && !o.out_path.empty()) throw gdp::InputError("--out writes one product: leave out --batch");
   }
 
-  const auto choice = gdp::choose_device(common.cpu, common.device);
-  if (choice.use_gpu) {
-    if (common.device) throw gdp::InputError("--device: this version of gpu-mm has no GPU kernels yet; use --cpu");
-    spdlog::info("this version of gpu-mm has no GPU kernels yet; running the CPU reference");
-  } else if (!choice.reason.empty()) {
-    spdlog::info("{}", choice.reason);
-  }
+  gdp::app::run_on_cpu_for_now(tool, common);
 
   gdp::TimingReport report;
   report.tool = tool;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <new>
 
+#include "core/device.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "core/version.hpp"
@@ -28,6 +29,16 @@ std::string command_line(int argc, char** argv) {
   std::string s;
   for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
   return s;
+}
+
+void run_on_cpu_for_now(const std::string& tool, const CommonOptions& common) {
+  const auto choice = choose_device(common.cpu, common.device);
+  if (choice.use_gpu) {
+    if (common.device) throw InputError("--device: this version of " + tool + " has no GPU path yet; use --cpu");
+    spdlog::info("this version of {} has no GPU path yet; running on the CPU", tool);
+  } else if (!choice.reason.empty()) {
+    spdlog::info("{}", choice.reason);
+  }
 }
 
 int tool_main(const std::string& tool, CLI::App& app, int argc, char** argv, const CommonOptions& common,
