@@ -64,10 +64,11 @@ TEST_CASE("GPU pass equals the scalar oracle on many shapes", "[gpu][pairwise]")
       }
       for (const Shape& shape : {shape_of(mode, s), Shape{false, false, 0, End::anywhere},
                                  Shape{false, false, s.gap_open, End::last_row}})
-        for (const GpuTuning tuning : {GpuTuning{0, 8}, GpuTuning{2, 8}, GpuTuning{0, 16}, GpuTuning{3, 16}}) {
+        for (const GpuTuning tuning : {GpuTuning{0, 8, 0, 0}, GpuTuning{2, 8, 0, 0}, GpuTuning{2, 8, 0, 1},
+                                       GpuTuning{0, 16, 0, 1}, GpuTuning{3, 16, 0, 0}}) {
           INFO("m " << q.size() << " n " << t.size() << " mode " << to_string(mode) << " local " << shape.local
                     << " end " << static_cast<int>(shape.end) << " slots " << tuning.max_slots << " lane columns "
-                    << tuning.lane_columns << " scheme " << s.name);
+                    << tuning.lane_columns << " group " << tuning.group << " scheme " << s.name);
           require_same_pass(q, t, s, shape, tuning);
         }
     }
@@ -79,14 +80,15 @@ TEST_CASE("GPU pass with a small ring of boundary columns equals the oracle", "[
   const ScoringScheme dna = test::dna_scheme();
   for (long long slots : {2LL, 3LL, 5LL, 64LL})
     for (int columns : {8, 16})
-      for (auto [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{{40, 20000}, {300, 9000}, {1, 5000}})
-        for (Mode mode : all_modes) {
-          const auto q = test::random_ranks(rng, m, 4);
-          const auto t = test::random_ranks(rng, n, 4);
-          INFO("m " << m << " n " << n << " slots " << slots << " lane columns " << columns << " mode "
-                    << to_string(mode));
-          require_same_pass(q, t, dna, shape_of(mode, dna), GpuTuning{slots, columns});
-        }
+      for (int group : {0, 1})
+        for (auto [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{{40, 20000}, {300, 9000}, {1, 5000}})
+          for (Mode mode : all_modes) {
+            const auto q = test::random_ranks(rng, m, 4);
+            const auto t = test::random_ranks(rng, n, 4);
+            INFO("m " << m << " n " << n << " slots " << slots << " lane columns " << columns << " group " << group
+                      << " mode " << to_string(mode));
+            require_same_pass(q, t, dna, shape_of(mode, dna), GpuTuning{slots, columns, 0, group});
+          }
 }
 
 TEST_CASE("GPU alignment (chunked traceback) re-scores to the oracle's score", "[gpu][pairwise]") {
@@ -184,9 +186,10 @@ TEST_CASE("16-bit GPU pass equals the oracle, and reruns in 32 bits past the 16-
       auto t = round % 4 == 1 ? test::mutate(rng, q, alphabet) : test::random_ranks(rng, n, alphabet);
       if (t.empty()) t.push_back(0);
       const PassResult a = score_pass_scalar(q, t, s, local);
-      for (const GpuTuning tuning : {GpuTuning{0, 8, 0}, GpuTuning{2, 8, 0}, GpuTuning{0, 16, 0}, GpuTuning{3, 16, 0}}) {
+      for (const GpuTuning tuning : {GpuTuning{0, 8, 0, 0}, GpuTuning{2, 8, 0, 0}, GpuTuning{2, 8, 0, 1},
+                                     GpuTuning{0, 16, 0, 1}, GpuTuning{3, 16, 0, 0}}) {
         INFO("m " << q.size() << " n " << t.size() << " slots " << tuning.max_slots << " lane columns "
-                  << tuning.lane_columns << " scheme " << s.name);
+                  << tuning.lane_columns << " group " << tuning.group << " scheme " << s.name);
         const PassResult b = score_pass_gpu(q, t, s, local, 0, {}, tuning);
         REQUIRE(a.score == b.score);
         REQUIRE(a.end_i == b.end_i);
@@ -200,15 +203,16 @@ TEST_CASE("16-bit GPU pass equals the oracle, and reruns in 32 bits past the 16-
   for (std::size_t length : {16000, 16382, 16383, 16400, 20000}) {
     const auto q = test::random_ranks(rng, length, 4);
     const PassResult cpu = score_pass_tiled(q, q, dna, local, 4);
-    for (int columns : {8, 16}) {
-      const int reruns_before = gpu_stats().overflow_reruns;
-      const PassResult gpu = score_pass_gpu(q, q, dna, local, 0, {}, GpuTuning{0, columns, 0});
-      INFO("length " << length << " lane columns " << columns);
-      REQUIRE(gpu.score == cpu.score);
-      REQUIRE(gpu.end_i == cpu.end_i);
-      REQUIRE(gpu.end_j == cpu.end_j);
-      REQUIRE((gpu_stats().overflow_reruns > reruns_before) == (cpu.score >= 32767 - dna.max_abs_score()));
-    }
+    for (int columns : {8, 16})
+      for (int group : {0, 1}) {
+        const int reruns_before = gpu_stats().overflow_reruns;
+        const PassResult gpu = score_pass_gpu(q, q, dna, local, 0, {}, GpuTuning{0, columns, 0, group});
+        INFO("length " << length << " lane columns " << columns << " group " << group);
+        REQUIRE(gpu.score == cpu.score);
+        REQUIRE(gpu.end_i == cpu.end_i);
+        REQUIRE(gpu.end_j == cpu.end_j);
+        REQUIRE((gpu_stats().overflow_reruns > reruns_before) == (cpu.score >= 32767 - dna.max_abs_score()));
+      }
   }
 }
 

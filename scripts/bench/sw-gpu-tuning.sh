@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The score kernels' tuning knobs on one input, side by side (kernel GCUPS):
-# 16 or 32 bits, 8 or 16 columns a lane, the right edge published every 8,
-# 16 or 32 rows, with or without a full fence before each publication.
+# 16 or 32 bits, 8 or 16 columns a lane, strips handing over in shared
+# memory in groups of 4 or each through device memory, the right edge
+# published every 8, 16 or 32 rows, with or without a full fence before
+# each publication, pauses between polls; then one strip alone.
+# TABLES="group publish sleep strips" (the default) picks the tables.
 # Usage: scripts/bench/sw-gpu-tuning.sh [build-dir] [query.fa target.fa]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -13,9 +16,31 @@ t=${3:-$work/t1e7.fa}
 [ -s "$q" ] || scripts/bench/make_fasta.py random --alphabet dna --length 100000 --seed 42 --name q1e5 > "$q"
 [ -s "$t" ] || scripts/bench/make_fasta.py random --alphabet dna --length 10000000 --seed 44 --name t1e7 > "$t"
 cells=$(awk "BEGIN { print $(grep -v '>' "$q" | tr -d '\n' | wc -c) * $(grep -v '>' "$t" | tr -d '\n' | wc -c) }")
-echo "| bits | columns a lane | publish rows | full fence | score | kernel s | GCUPS |"
-echo "|---|---|---|---|---|---|---|"
-[ -n "${SLEEP_ONLY:-}" ] || for bits in 16 32; do
+tables=${TABLES:-group publish sleep strips}
+want() { [[ " $tables " == *" $1 "* ]]; }
+kernel_of() { grep -o '"kernel_seconds": [0-9.e+-]*' "$work/t.json" | awk '{print $2}'; }
+
+if want group; then
+  echo "| bits | columns a lane | strips a group | score | kernel s | GCUPS |"
+  echo "|---|---|---|---|---|---|"
+  for bits in 16 32; do
+    for cols in 8 16; do
+      for group in 1 4; do
+        env GPUDP_SW_BITS=$bits GPUDP_SW_LANE_COLUMNS=$cols GPUDP_SW_GROUP=$group \
+          "$build/gpu-sw" -q --score-only --format tsv --report "$work/t.json" \
+          --match 2 --mismatch -3 --gap-open 5 --gap-extend 2 "$q" "$t" -o "$work/t.tsv"
+        kernel=$(kernel_of)
+        printf "| %s | %s | %s | %s | %.3f | %.0f |\n" "$bits" "$cols" "$group" \
+          "$(awk 'NR==2{print $3}' "$work/t.tsv")" "$kernel" "$(awk "BEGIN { print $cells / $kernel / 1e9 }")"
+      done
+    done
+  done
+  echo
+fi
+
+want publish && echo "| bits | columns a lane | publish rows | full fence | score | kernel s | GCUPS |"
+want publish && echo "|---|---|---|---|---|---|---|"
+want publish && for bits in 16 32; do
   for cols in 8 16; do
     for publish in 8 16 32; do
       for fence in 1 0; do
@@ -30,10 +55,10 @@ echo "|---|---|---|---|---|---|---|"
   done
 done
 
-echo
-echo "| bits | columns a lane | pause between polls ns | score | kernel s | GCUPS |"
-echo "|---|---|---|---|---|---|"
-for bits in 16 32; do
+want sleep && echo
+want sleep && echo "| bits | columns a lane | pause between polls ns | score | kernel s | GCUPS |"
+want sleep && echo "|---|---|---|---|---|---|"
+want sleep && for bits in 16 32; do
   for sleep in 0 32 128 512 2000; do
     env GPUDP_SW_BITS=$bits GPUDP_SW_LANE_COLUMNS=16 GPUDP_SW_SLEEP_NS=$sleep \
       "$build/gpu-sw" -q --score-only --format tsv --report "$work/t.json" \
@@ -46,6 +71,7 @@ done
 
 # One strip alone, then several: the cost of a step, and of the hand-over
 # between strips (kernel time over the m + 31, or m + 63 in 16 bits, steps).
+want strips || exit 0
 echo
 echo "| kernel | target letters | kernel s | cycles a step at 1.98 GHz |"
 echo "|---|---|---|---|"

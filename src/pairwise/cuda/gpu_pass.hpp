@@ -23,6 +23,10 @@ struct GpuTuning {
   // scores fit (8-bit substitution scores), again in 32 bits if a score
   // reaches the 16-bit range; 32: always 32 bits.
   int bits = 0;
+  // Warps of a block that sweep neighbouring strips and hand their edges
+  // over in shared memory: 0 chooses (4 for score passes, 1 for the
+  // traceback's kept pass); 1: every strip hands over through device memory.
+  int group = 0;
 };
 
 // Same score, end cell (ties included) and last row as score_pass_scalar.

@@ -34,8 +34,9 @@ struct Params {
   int open, open_extend, extend;
   int free_top, left_open;
   long long strips, slots;
-  int2* ring;                    // slots x m boundary cells (H, E)
-  unsigned long long* flags;     // per slot: strip << 32 | rows published
+  int group;                     // strips a block sweeps together (1 or kWarpsPerBlock), handing over in shared memory
+  int2* ring;                    // slots x m boundary cells (H, E), between groups of strips
+  unsigned long long* flags;     // per slot: group << 32 | rows published
   unsigned long long* ticket;
   int* last_h;                   // row m, columns 1..n at [1..n]; may be null
   int* last_f;
@@ -100,22 +101,119 @@ __device__ __forceinline__ void publish_strip_best(const Params& p, long long s,
   if (lane == 0) p.strip_best[s] = make_int4(best, best_i, best_j, 0);
 }
 
+// How strips hand their right edge to the strip on their right. A group of
+// p.group neighbouring strips is swept by the warps of one block; inside it
+// the edge goes through a Link in shared memory, between groups through
+// the ring in device memory (slot u % slots for group u), in batches of
+// rows signalled by a counter or a flag. The links and the ticket of a
+// block's group live in shared memory.
+constexpr int kLinkRows = 64;  // rows a link holds: more than a strip's lag behind its left neighbour
+struct Link {
+  int2 rows[kLinkRows];  // row r at (r - 1) % kLinkRows
+  int published;         // rows written by the left warp
+  int consumed;          // rows read by the right warp
+};
+struct BlockShared {
+  Link links[kWarpsPerBlock - 1];  // links[w]: from warp w to warp w + 1
+  long long group;
+};
+
+// A strip's two neighbours: the matrix's column 0, a link, or a ring slot
+// (or nothing on the right of the last strip).
+struct Neighbours {
+  bool first = false;
+  Link* in_link = nullptr;
+  Link* out_link = nullptr;
+  long long in_slot = -1, out_slot = -1, in_group = 0, out_group = 0;
+  __device__ bool produces() const { return out_link || out_slot >= 0; }
+};
+
+__device__ __forceinline__ Neighbours neighbours(const Params& p, long long s, BlockShared& shared) {
+  Neighbours nb;
+  const long long g = s / p.group;
+  const int w = static_cast<int>(s % p.group);
+  nb.first = s == 0;
+  if (s > 0 && w > 0) nb.in_link = &shared.links[w - 1];
+  if (s > 0 && w == 0) nb.in_slot = (g - 1) % p.slots, nb.in_group = g - 1;
+  if (s + 1 < p.strips && w + 1 < p.group) nb.out_link = &shared.links[w];
+  if (s + 1 < p.strips && w + 1 == p.group) nb.out_slot = g % p.slots, nb.out_group = g;
+  return nb;
+}
+
+// Waits until the counter reaches `at_least` (block scope, acquire).
+__device__ __forceinline__ bool wait_count(int* count, int at_least, const int* abort) {
+  ::cuda::atomic_ref<int, ::cuda::thread_scope_block> c(*count);
+  while (c.load(::cuda::memory_order_acquire) < at_least)
+    if (abort && *reinterpret_cast<const volatile int*>(abort)) return false;
+  return true;
+}
+
+// The next strip for this warp, or -1 when there is none left (or the pass
+// was aborted). With groups, the block takes a group from the ticket and
+// warp w sweeps its strip w; a warp whose strip lies past the end gets -2
+// and sits the round out.
+__device__ __forceinline__ long long next_strip(const Params& p, BlockShared& shared, int lane) {
+  const int warp = static_cast<int>(threadIdx.x) / kLanes;
+  if (p.group == 1) {
+    unsigned long long ticket = 0;
+    if (lane == 0) ticket = p.overflow && *reinterpret_cast<const volatile int*>(p.overflow) ? p.strips : atomicAdd(p.ticket, 1ull);
+    const long long s = static_cast<long long>(__shfl_sync(kFull, ticket, 0));
+    return s < p.strips ? s : -1;
+  }
+  __syncthreads();  // every warp is done with the last group: the links are free
+  if (threadIdx.x == 0) {
+    const bool aborted = p.overflow && *reinterpret_cast<const volatile int*>(p.overflow);
+    shared.group = aborted ? p.strips : static_cast<long long>(atomicAdd(p.ticket, 1ull));
+    for (Link& l : shared.links) l.published = 0, l.consumed = 0;
+  }
+  __syncthreads();
+  if (shared.group * p.group >= p.strips) return -1;
+  const long long s = shared.group * p.group + warp;
+  return s < p.strips ? s : -2;
+}
+
+// Before a strip writes its ring slot: the group that read the slot's last
+// contents must be done with them. False if `abort` was set.
+__device__ __forceinline__ bool wait_free_slot(const Params& p, const Neighbours& nb, int lane, const int* abort = nullptr) {
+  int ok = 1;
+  const long long g = nb.out_group;
+  if (nb.out_slot >= 0 && g >= p.slots && lane == 0)
+    ok = wait_flag(&p.flags[(g - p.slots + 1) % p.slots], flag_value(g - p.slots + 1, p.m), abort, p.sleep_ns);
+  return __shfl_sync(kFull, ok, 0);
+}
+
 // Lane 0's left edge for rows step+1 .. step+kBatch, one row a lane: the
-// matrix's column 0 for the first strip, else the right edge strip s - 1
-// published (waiting for it). False, for the whole warp, if `abort` was set.
-__device__ __forceinline__ bool load_left_batch(const Params& p, bool local, long long s, long long in_slot, int lane,
-                                                int step, int& in_h, int& in_e, const int* abort = nullptr) {
+// matrix's column 0 for the first strip, else the right edge of the strip
+// on the left (waiting for it). False, for the whole warp, if `abort` was set.
+__device__ __forceinline__ bool load_left_batch(const Params& p, bool local, const Neighbours& nb, int lane, int step,
+                                                int& in_h, int& in_e, const int* abort = nullptr) {
   const int row = step + 1 + lane;
-  if (s == 0) {
+  if (nb.first) {
     in_h = left_h(p, local, row);
     in_e = neg_inf;
     return true;
   }
+  const int upto = min(step + kBatch, p.m);
   int ready = 1;
-  if (lane == 0) ready = wait_flag(&p.flags[in_slot], flag_value(s - 1, min(step + kBatch, p.m)), abort, p.sleep_ns);
+  if (nb.in_link) {
+    if (lane == 0) ready = wait_count(&nb.in_link->published, upto, abort);
+    if (!__shfl_sync(kFull, ready, 0)) return false;
+    if (lane < kBatch && row <= p.m) {
+      const int2 v = nb.in_link->rows[(row - 1) % kLinkRows];
+      in_h = v.x;
+      in_e = v.y;
+    }
+    __syncwarp();
+    if (lane == 0) {
+      ::cuda::atomic_ref<int, ::cuda::thread_scope_block> c(nb.in_link->consumed);
+      c.store(upto, ::cuda::memory_order_release);
+    }
+    return true;
+  }
+  if (lane == 0) ready = wait_flag(&p.flags[nb.in_slot], flag_value(nb.in_group, upto), abort, p.sleep_ns);
   if (!__shfl_sync(kFull, ready, 0)) return false;
   if (lane < kBatch && row <= p.m) {
-    const int2 v = __ldcg(&p.ring[in_slot * p.m + row - 1]);
+    const int2 v = __ldcg(&p.ring[nb.in_slot * p.m + row - 1]);
     in_h = v.x;
     in_e = v.y;
   }
@@ -123,22 +221,37 @@ __device__ __forceinline__ bool load_left_batch(const Params& p, bool local, lon
 }
 
 // Row r of the strip's right edge (H oh, E oe, from the last lane) is kept
-// by lane (r - 1) % kBatch; every kBatch rows (and at row m) they are
-// written to the strip's slot and the slot's flag says how far it is done.
-__device__ __forceinline__ void gather_and_publish(const Params& p, long long s, long long slot, int lane, int r,
-                                                   int oh, int oe, int& out_h, int& out_e) {
-  if (r < 1 || r > p.m) return;
-  const int every = p.publish_rows;  // kBatch, 16 or 32
+// by lane (r - 1) % every; every `every` rows (and at row m) they are
+// written to the link or the ring slot, and its counter or flag says how
+// far it is done. False, for the whole warp, if `abort` was set.
+__device__ __forceinline__ bool gather_and_publish(const Params& p, const Neighbours& nb, int lane, int r, int oh,
+                                                   int oe, int& out_h, int& out_e, const int* abort = nullptr) {
+  if (r < 1 || r > p.m) return true;
+  const int every = nb.out_link ? kBatch : p.publish_rows;  // kBatch, 16 or 32
   if (((r - 1) & (every - 1)) == lane) out_h = oh, out_e = oe;
-  if ((r & (every - 1)) != 0 && r != p.m) return;
+  if ((r & (every - 1)) != 0 && r != p.m) return true;
   const int base = (r - 1) & ~(every - 1);
-  if (lane < every && base + lane < r) __stcg(&p.ring[slot * p.m + base + lane], make_int2(out_h, out_e));
+  if (nb.out_link) {
+    int ready = 1;  // the rows kLinkRows before these have been read
+    if (lane == 0) ready = wait_count(&nb.out_link->consumed, r - kLinkRows, abort);
+    if (!__shfl_sync(kFull, ready, 0)) return false;
+    if (lane < every && base + lane < r) nb.out_link->rows[(base + lane) % kLinkRows] = make_int2(out_h, out_e);
+    __threadfence_block();
+    __syncwarp();
+    if (lane == 0) {
+      ::cuda::atomic_ref<int, ::cuda::thread_scope_block> c(nb.out_link->published);
+      c.store(r, ::cuda::memory_order_release);
+    }
+    return true;
+  }
+  if (lane < every && base + lane < r) __stcg(&p.ring[nb.out_slot * p.m + base + lane], make_int2(out_h, out_e));
   if (p.full_fence) __threadfence();
   __syncwarp();
   if (lane == 0) {
-    ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> flag(p.flags[slot]);
-    flag.store(flag_value(s, r), ::cuda::memory_order_release);
+    ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> flag(p.flags[nb.out_slot]);
+    flag.store(flag_value(nb.out_group, r), ::cuda::memory_order_release);
   }
+  return true;
 }
 
 // One row of a lane's columns: recurrence.hpp's update_cell, in DPX form.

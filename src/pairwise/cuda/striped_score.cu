@@ -41,16 +41,16 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p
   constexpr int kStripWidth = kLanes * Cols;
   using Score = ProfileScore<Cols>;
   extern __shared__ __align__(16) unsigned char profile_bytes[];
+  __shared__ BlockShared shared;
   Score* profiles = reinterpret_cast<Score*>(profile_bytes);
   const int lane = static_cast<int>(threadIdx.x) & (kLanes - 1);
   Score* profile = profiles + (threadIdx.x / kLanes) * p.dim * kStripWidth;
   const int m = p.m;
 
   for (;;) {
-    unsigned long long ticket = 0;
-    if (lane == 0) ticket = atomicAdd(p.ticket, 1ull);
-    const long long s = static_cast<long long>(__shfl_sync(kFull, ticket, 0));
-    if (s >= p.strips) return;
+    const long long s = next_strip(p, shared, lane);
+    if (s == -1) return;
+    if (s < 0) continue;
     const long long j0 = s * kStripWidth + lane * Cols;  // my first column, 0-based
 
     // The strip's target profile: profile[a][column] = score(a, t[column]).
@@ -65,11 +65,9 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p
     }
     __syncwarp();
 
-    const bool produces = s + 1 < p.strips;
-    const long long slot = s % p.slots, in_slot = (s + p.slots - 1) % p.slots;
-    // The slot is free once the strip that read its last contents is done.
-    if (produces && s >= p.slots && lane == 0) wait_flag(&p.flags[(s - p.slots + 1) % p.slots], flag_value(s - p.slots + 1, m));
-    __syncwarp();
+    const Neighbours nb = neighbours(p, s, shared);
+    const bool produces = nb.produces();
+    wait_free_slot(p, nb, lane);
 
     int hp[Cols], f[Cols];
 #pragma unroll
@@ -95,7 +93,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p
       const int letter_in = __shfl_sync(kFull, q_now, step & (kLanes - 1));
       letter = __shfl_up_sync(kFull, letter, 1);
       if (lane == 0) letter = letter_in;
-      if ((step & (kBatch - 1)) == 0 && step < m) load_left_batch(p, Local, s, in_slot, lane, step, in_h, in_e);
+      if ((step & (kBatch - 1)) == 0 && step < m) load_left_batch(p, Local, nb, lane, step, in_h, in_e);
       int hl = __shfl_up_sync(kFull, hr, 1), el = __shfl_up_sync(kFull, er, 1);
       const int bh = __shfl_sync(kFull, in_h, step & (kBatch - 1));
       const int be = __shfl_sync(kFull, in_e, step & (kBatch - 1));
@@ -136,7 +134,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p
       // Lane 31 finished row r; gather kBatch rows of the right edge, then publish.
       if (produces) {
         const int oh = __shfl_sync(kFull, hr, kLanes - 1), oe = __shfl_sync(kFull, er, kLanes - 1);
-        gather_and_publish(p, s, slot, lane, step - (kLanes - 2), oh, oe, out_h, out_e);
+        gather_and_publish(p, nb, lane, step - (kLanes - 2), oh, oe, out_h, out_e);
       }
     }
 
@@ -247,16 +245,21 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   const long long blocks = std::min<long long>(static_cast<long long>(per_sm) * prop.multiProcessorCount,
                                                (strips + kWarpsPerBlock - 1) / kWarpsPerBlock);
   const long long warps = blocks * kWarpsPerBlock;
-  // Ring slots: twice the warps in flight keeps producers from waiting for a
-  // free slot; the ring takes at most a quarter of the free memory.
+  // Groups of strips that one block sweeps, handing over in shared memory
+  // (the kept pass keeps every strip's edge in the ring instead).
+  int group = tuning.group == 1 || kept ? 1 : kWarpsPerBlock;
+  if (const char* env = std::getenv("GPUDP_SW_GROUP"); env && std::string(env) == "1" && tuning.group == 0) group = 1;
+  const long long groups = (strips + group - 1) / group;
+  // Ring slots: twice the groups in flight keeps producers from waiting for
+  // a free slot; the ring takes at most a quarter of the free memory.
   std::size_t free_bytes = 0, total_bytes = 0;
   GDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   const long long column_bytes = m * static_cast<long long>(sizeof(int2));
   const long long affordable = static_cast<long long>((free_bytes + w.ring.bytes()) / 4) / column_bytes;
-  long long slots = std::min({strips, 2 * warps, affordable});
+  long long slots = std::min({groups, 2 * warps / group, affordable});
   if (tuning.max_slots > 0) slots = std::min(slots, std::max(tuning.max_slots, 2LL));
   if (kept) slots = strips;  // every strip's edge stays for the traceback
-  if (slots < 1 || (strips > 1 && slots < 2))
+  if (slots < 1 || (groups > 1 && slots < 2))
     throw RunError("a query of " + std::to_string(m) + " letters needs " + std::to_string(8 * column_bytes >> 20) +
                    " MiB of GPU memory for its boundary columns; " + std::to_string(free_bytes >> 20) +
                    " MiB are free");
@@ -295,6 +298,7 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   p.left_open = shape.left_open;
   p.strips = strips;
   p.slots = slots;
+  p.group = group;
   p.ring = w.ring.get();
   p.flags = w.flags.get();
   p.ticket = w.flags.get() + slots;

@@ -77,16 +77,18 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
   constexpr int kHalf = kLanes * Cols;  // columns a half
   constexpr int kWidth = 2 * kHalf;
   extern __shared__ __align__(16) signed char profiles16[];
+  __shared__ BlockShared shared;
   const int lane = static_cast<int>(threadIdx.x) & (kLanes - 1);
   signed char* profile = profiles16 + (threadIdx.x / kLanes) * p.dim * kWidth;
   const int m = p.m;
   const unsigned minus_oe = pair(-p.open_extend, -p.open_extend), minus_ext = pair(-p.extend, -p.extend);
 
   for (;;) {
-    unsigned long long ticket = 0;
-    if (lane == 0) ticket = atomicAdd(p.ticket, 1ull);
-    const long long s = static_cast<long long>(__shfl_sync(kFull, ticket, 0));
-    if (s >= p.strips) return;
+    // Once any warp has found a score too large, the others stop where they
+    // wait for a neighbour, within 256 steps, or at their next strip.
+    const long long s = next_strip(p, shared, lane);
+    if (s == -1) return;
+    if (s < 0) continue;
     const long long ja = s * kWidth + lane * Cols, jb = ja + kHalf;  // my first columns, 0-based
 
     __syncwarp();
@@ -102,12 +104,9 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
     }
     __syncwarp();
 
-    const bool produces = s + 1 < p.strips;
-    const long long slot = s % p.slots, in_slot = (s + p.slots - 1) % p.slots;
-    int free_slot = 1;
-    if (produces && s >= p.slots && lane == 0)
-      free_slot = wait_flag(&p.flags[(s - p.slots + 1) % p.slots], flag_value(s - p.slots + 1, m), p.overflow);
-    if (!__shfl_sync(kFull, free_slot, 0)) return;
+    const Neighbours nb = neighbours(p, s, shared);
+    const bool produces = nb.produces();
+    if (!wait_free_slot(p, nb, lane, p.overflow)) continue;
 
     unsigned hp[Cols], f[Cols];
 #pragma unroll
@@ -120,20 +119,23 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
     int best_a = 0, best_ai = 0, best_aj = 0, best_b = 0, best_bi = 0, best_bj = 0;
     int q_now = 0, q_next = lane < m ? __ldg(p.q + lane) : 0;
 
-    for (int step = 0; step < m + 2 * kLanes - 1; ++step) {
+    bool aborted = false;
+    for (int step = 0; step < m + 2 * kLanes - 1 && !aborted; ++step) {
       if ((step & (kLanes - 1)) == 0) {
         q_now = q_next;
         q_next = step + kLanes + lane < m ? __ldg(p.q + step + kLanes + lane) : 0;
       }
-      // Every warp stops once any has found a score too large: when it
-      // waits for the strip on its left, and every 256 steps.
-      if ((step & (kBatch - 1)) == 0 && step < m &&
-          !load_left_batch(p, true, s, in_slot, lane, step, in_h, in_e, p.overflow))
-        return;
+      if ((step & (kBatch - 1)) == 0 && step < m && !load_left_batch(p, true, nb, lane, step, in_h, in_e, p.overflow)) {
+        aborted = true;
+        break;
+      }
       if ((step & 255) == 0) {
         int stop = 0;
         if (lane == 0) stop = *reinterpret_cast<const volatile int*>(p.overflow);
-        if (__shfl_sync(kFull, stop, 0)) return;
+        if (__shfl_sync(kFull, stop, 0)) {
+          aborted = true;
+          break;
+        }
       }
       // Inputs from the left: lane 0's low half from the strip on the left,
       // its high half from lane 31's low half one step ago.
@@ -187,9 +189,10 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
 
       if (produces) {  // the strip's right edge: lane 31's high half, 63 rows behind lane 0's low half
         const int oh = high(__shfl_sync(kFull, hr, kLanes - 1)), oe = high(__shfl_sync(kFull, er, kLanes - 1));
-        gather_and_publish(p, s, slot, lane, step - (2 * kLanes - 2), oh, oe, out_h, out_e);
+        aborted = !gather_and_publish(p, nb, lane, step - (2 * kLanes - 2), oh, oe, out_h, out_e, p.overflow);
       }
     }
+    if (aborted) continue;  // the pass runs again in 32 bits
 
     if (better(best_b, best_bi, best_bj, best_a, best_ai, best_aj)) best_a = best_b, best_ai = best_bi, best_aj = best_bj;
     publish_strip_best(p, s, lane, best_a, best_ai, best_aj);
