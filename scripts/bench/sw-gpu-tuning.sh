@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The score kernels' tuning knobs on one input, side by side (kernel GCUPS):
 # 16 or 32 bits, 8 or 16 columns a lane, strips handing over in shared
-# memory in groups of 4 or each through device memory, the right edge
-# published every 8, 16 or 32 rows, with or without a full fence before
-# each publication, pauses between polls; then one strip alone.
-# TABLES="group publish sleep strips" (the default) picks the tables.
+# memory in groups of 4 or each through device memory, with or without a
+# full fence before each publication, pauses between polls; then one
+# strip alone, and a few. TABLES="group fence sleep strips" (the default)
+# picks the tables.
 # Usage: scripts/bench/sw-gpu-tuning.sh [build-dir] [query.fa target.fa]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -16,7 +16,7 @@ t=${3:-$work/t1e7.fa}
 [ -s "$q" ] || scripts/bench/make_fasta.py random --alphabet dna --length 100000 --seed 42 --name q1e5 > "$q"
 [ -s "$t" ] || scripts/bench/make_fasta.py random --alphabet dna --length 10000000 --seed 44 --name t1e7 > "$t"
 cells=$(awk "BEGIN { print $(grep -v '>' "$q" | tr -d '\n' | wc -c) * $(grep -v '>' "$t" | tr -d '\n' | wc -c) }")
-tables=${TABLES:-group publish sleep strips}
+tables=${TABLES:-group fence sleep strips}
 want() { [[ " $tables " == *" $1 "* ]]; }
 kernel_of() { grep -o '"kernel_seconds": [0-9.e+-]*' "$work/t.json" | awk '{print $2}'; }
 
@@ -38,19 +38,17 @@ if want group; then
   echo
 fi
 
-want publish && echo "| bits | columns a lane | publish rows | full fence | score | kernel s | GCUPS |"
-want publish && echo "|---|---|---|---|---|---|---|"
-want publish && for bits in 16 32; do
+want fence && echo "| bits | columns a lane | full fence | score | kernel s | GCUPS |"
+want fence && echo "|---|---|---|---|---|---|"
+want fence && for bits in 16 32; do
   for cols in 8 16; do
-    for publish in 8 16 32; do
-      for fence in 1 0; do
-        env GPUDP_SW_BITS=$bits GPUDP_SW_LANE_COLUMNS=$cols GPUDP_SW_PUBLISH=$publish GPUDP_SW_FENCE=$fence \
-          "$build/gpu-sw" -q --score-only --format tsv --report "$work/t.json" \
-          --match 2 --mismatch -3 --gap-open 5 --gap-extend 2 "$q" "$t" -o "$work/t.tsv"
-        kernel=$(grep -o '"kernel_seconds": [0-9.e+-]*' "$work/t.json" | awk '{print $2}')
-        printf "| %s | %s | %s | %s | %s | %.3f | %.0f |\n" "$bits" "$cols" "$publish" "$fence" \
-          "$(awk 'NR==2{print $3}' "$work/t.tsv")" "$kernel" "$(awk "BEGIN { print $cells / $kernel / 1e9 }")"
-      done
+    for fence in 1 0; do
+      env GPUDP_SW_BITS=$bits GPUDP_SW_LANE_COLUMNS=$cols GPUDP_SW_FENCE=$fence \
+        "$build/gpu-sw" -q --score-only --format tsv --report "$work/t.json" \
+        --match 2 --mismatch -3 --gap-open 5 --gap-extend 2 "$q" "$t" -o "$work/t.tsv"
+      kernel=$(kernel_of)
+      printf "| %s | %s | %s | %s | %.3f | %.0f |\n" "$bits" "$cols" "$fence" \
+        "$(awk 'NR==2{print $3}' "$work/t.tsv")" "$kernel" "$(awk "BEGIN { print $cells / $kernel / 1e9 }")"
     done
   done
 done

@@ -8,13 +8,15 @@
 // strip (256 columns), each of which can be recomputed alone from its top
 // row and its left column.
 //
-// Phases 2 and 3: one warp starts at the end cell, recomputes the chunk
-// that holds it (the same lane_row as the score pass, so the same values)
-// storing 4 bits of direction a cell in shared memory, and traces back
-// through it until the path leaves by the top or the left edge; the state
-// it leaves in (H, or inside a horizontal or vertical gap) says where to go
-// on in the next chunk. Only the chunks on the path are recomputed: about
-// m/256 + n/256 of them.
+// Phases 2 and 3: one block starts at the end cell. Its four warps
+// recompute, at once, the chunk that holds it and the three chunks the path
+// can enter next (above, left, above-left), each storing 4 bits of
+// direction a cell in shared memory (the same lane_row as the score pass,
+// so the same values). One thread then traces back through them until the
+// path leaves the two-by-two square; the state it leaves in (H, or inside a
+// horizontal or vertical gap) says where to go on. Only chunks on or next to
+// the path are recomputed, about m/256 + n/256 rounds of one chunk's time
+// on a diagonal path, half that with the square.
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
@@ -51,7 +53,7 @@ template <bool Local>
 __device__ void recompute_chunk(const TraceParams& tp, long long k, int r0, int r1, const short* profile,
                                 unsigned (*dirs)[kLanes]) {
   const Params& p = tp.p;
-  const int lane = static_cast<int>(threadIdx.x);
+  const int lane = static_cast<int>(threadIdx.x) & (kLanes - 1);
   const long long j0 = k * kWidth + lane * kKeptCols;
   int hp[kKeptCols], f[kKeptCols];
   unsigned f_open = 0;
@@ -111,13 +113,28 @@ __device__ void recompute_chunk(const TraceParams& tp, long long k, int r0, int 
   }
 }
 
+// Strip k's target profile: profile[a * kWidth + column] = score(a, t[column]).
+__device__ void build_profile(const Params& p, long long k, short* profile, int lane) {
+  for (int a = 0; a < p.dim; ++a)
+    for (int c = 0; c < kKeptCols; ++c) {
+      const long long col = k * kWidth + lane * kKeptCols + c;
+      profile[a * kWidth + lane * kKeptCols + c] =
+          col < p.n ? static_cast<short>(p.sub[a * p.dim + p.t[col]]) : static_cast<short>(kPadScore<8>);
+    }
+}
+
+constexpr int kSquare = 4;  // warps: the chunks (b, k), (b, k - 1), (b - 1, k), (b - 1, k - 1)
+
 template <bool Local>
-__global__ void __launch_bounds__(kLanes) chunked_traceback(TraceParams tp) {
+__global__ void __launch_bounds__(kSquare* kLanes) chunked_traceback(TraceParams tp) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
-  unsigned (*dirs)[kLanes] = reinterpret_cast<unsigned (*)[kLanes]>(shared_bytes);
-  short* profile = reinterpret_cast<short*>(shared_bytes + sizeof(unsigned) * kRows * kLanes);
+  using Dirs = unsigned[kRows][kLanes];
+  Dirs* dirs = reinterpret_cast<Dirs*>(shared_bytes);  // one chunk a warp
+  short* profiles = reinterpret_cast<short*>(shared_bytes + sizeof(Dirs) * kSquare);  // strips k and k - 1
+  __shared__ int walk[5];  // i, j, state, stopped, count: thread 0's walk, for all
   const Params& p = tp.p;
-  const int lane = static_cast<int>(threadIdx.x);
+  const int warp = static_cast<int>(threadIdx.x) / kLanes, lane = static_cast<int>(threadIdx.x) & (kLanes - 1);
+  const int up = warp >> 1, left = warp & 1;  // this warp's chunk: (b - up, k - left)
   int i = tp.end_i, j = tp.end_j, state = in_h, count = 0;
   long long profile_strip = -1;
   bool stopped = false;
@@ -125,25 +142,25 @@ __global__ void __launch_bounds__(kLanes) chunked_traceback(TraceParams tp) {
   while (!stopped && i > 0 && j > 0) {
     const long long k = (j - 1) / kWidth;
     const int b = (i - 1) / kRows;
-    const int r0 = b * kRows, r1 = min(r0 + kRows, p.m);
-    if (k != profile_strip) {  // the strip's target profile
-      __syncwarp();
-      for (int a = 0; a < p.dim; ++a)
-        for (int c = 0; c < kKeptCols; ++c) {
-          const long long col = k * kWidth + lane * kKeptCols + c;
-          profile[a * kWidth + lane * kKeptCols + c] =
-              col < p.n ? static_cast<short>(p.sub[a * p.dim + p.t[col]]) : static_cast<short>(kPadScore<8>);
-        }
+    if (k != profile_strip) {
+      __syncthreads();
+      if (warp < 2 && k - warp >= 0) build_profile(p, k - warp, profiles + warp * p.dim * kWidth, lane);
       profile_strip = k;
-      __syncwarp();
     }
-    recompute_chunk<Local>(tp, k, r0, r1, profile, dirs);
-    __syncwarp();
-    if (lane == 0) {
-      const long long left = k * kWidth;
-      while (i > r0 && j > left) {
-        const unsigned word = dirs[i - r0 - 1][(j - 1 - left) / kKeptCols];
-        const unsigned bits = (word >> (4 * ((j - 1 - left) % kKeptCols))) & 15u;
+    __syncthreads();
+    if (b - up >= 0 && k - left >= 0) {
+      const int r0 = (b - up) * kRows;
+      recompute_chunk<Local>(tp, k - left, r0, min(r0 + kRows, p.m), profiles + left * p.dim * kWidth, dirs[warp]);
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      const int low_i = max(b - 1, 0) * kRows;
+      const long long low_j = max(k - 1, 0LL) * kWidth;
+      while (i > low_i && j > low_j) {
+        const long long kj = (j - 1) / kWidth;
+        const int bi = (i - 1) / kRows, col = static_cast<int>(j - 1 - kj * kWidth);
+        const unsigned word = dirs[(b - bi) * 2 + (k - kj)][i - bi * kRows - 1][col / kKeptCols];
+        const unsigned bits = (word >> (4 * (col % kKeptCols))) & 15u;
         if (state == in_h) {
           const unsigned from = bits & 3u;
           if (from == kFromZero) {
@@ -166,14 +183,12 @@ __global__ void __launch_bounds__(kLanes) chunked_traceback(TraceParams tp) {
           --i;
         }
       }
+      walk[0] = i, walk[1] = j, walk[2] = state, walk[3] = stopped, walk[4] = count;
     }
-    i = __shfl_sync(kFull, i, 0);
-    j = __shfl_sync(kFull, j, 0);
-    state = __shfl_sync(kFull, state, 0);
-    stopped = __shfl_sync(kFull, stopped, 0);
-    count = __shfl_sync(kFull, count, 0);
+    __syncthreads();
+    i = walk[0], j = walk[1], state = walk[2], stopped = walk[3], count = walk[4];
   }
-  if (lane == 0) {
+  if (threadIdx.x == 0) {
     int error = state != in_h && !stopped ? 1 : 0;  // a gap cannot run into the boundary
     if (!stopped && !Local && !(p.free_top && i == 0)) {  // global boundaries: the rest is one gap
       for (; i > 0; --i) tp.ops[count++] = 'I';
@@ -234,12 +249,12 @@ std::optional<Alignment> align_gpu_chunked(Residues q, Residues t, const Scoring
   tp.ops = ops.reserve(static_cast<std::size_t>(a.query_end + a.target_end + 1));
   tp.result = result.reserve(4);
 
-  const std::size_t shared = sizeof(unsigned) * kRows * kLanes + sizeof(short) * scheme.dim * kWidth;
+  const std::size_t shared = kSquare * sizeof(unsigned) * kRows * kLanes + 2 * sizeof(short) * scheme.dim * kWidth;
   auto kernel = shape.local ? chunked_traceback<true> : chunked_traceback<false>;
   GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
   cuda::KernelTimer timer;
   timer.start();
-  kernel<<<1, kLanes, shared>>>(tp);
+  kernel<<<1, kSquare * kLanes, shared>>>(tp);
   GDP_CUDA_CHECK(cudaGetLastError());
   add_gpu_kernel_time(timer.stop_seconds(), true);
 

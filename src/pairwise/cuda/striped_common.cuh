@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "core/scoring.hpp"
 #include "pairwise/pairwise.hpp"
@@ -25,6 +26,15 @@ template <int Cols>
 constexpr int kPadScore = Cols == 16 ? -128 : -1000;
 constexpr unsigned kFull = 0xffffffffu;
 
+// f(std::integral_constant<int, 0>{}) .. f(std::integral_constant<int, N - 1>{}):
+// a loop unrolled with its index known at compile time.
+template <int N, class F>
+__device__ __forceinline__ void for_each_index(F&& f) {
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (f(std::integral_constant<int, K>{}), ...);
+  }(std::make_integer_sequence<int, N>{});
+}
+
 struct Params {
   const std::uint8_t* q;
   const std::uint8_t* t;
@@ -41,12 +51,10 @@ struct Params {
   int* last_h;                   // row m, columns 1..n at [1..n]; may be null
   int* last_f;
   int4* strip_best;              // End::anywhere: per strip {score, i, j}
-  int2* checkpoints;             // may be null: H and F(i+1) of every column after rows R, 2R, ...
-  int checkpoint_rows;           // R
+  int2* checkpoints;             // kept passes: H and F(i+1) of every column after rows R, 2R, ... (R = kKeptRows)
   long long padded_n;            // strips x strip width: a checkpoint row's length
   int* overflow;                 // 16-bit kernel: set to 1 when a score reached overflow_at; all warps then stop
   int overflow_at;
-  int publish_rows;              // a strip's right edge is published every this many rows (8, 16 or 32)
   int full_fence;                // every lane fences its edge stores before the flag's release store
   unsigned sleep_ns;             // pause between polls of a flag
 };
@@ -220,22 +228,18 @@ __device__ __forceinline__ bool load_left_batch(const Params& p, bool local, con
   return true;
 }
 
-// Row r of the strip's right edge (H oh, E oe, from the last lane) is kept
-// by lane (r - 1) % every; every `every` rows (and at row m) they are
-// written to the link or the ring slot, and its counter or flag says how
-// far it is done. False, for the whole warp, if `abort` was set.
-__device__ __forceinline__ bool gather_and_publish(const Params& p, const Neighbours& nb, int lane, int r, int oh,
-                                                   int oe, int& out_h, int& out_e, const int* abort = nullptr) {
-  if (r < 1 || r > p.m) return true;
-  const int every = nb.out_link ? kBatch : p.publish_rows;  // kBatch, 16 or 32
-  if (((r - 1) & (every - 1)) == lane) out_h = oh, out_e = oe;
-  if ((r & (every - 1)) != 0 && r != p.m) return true;
-  const int base = (r - 1) & ~(every - 1);
+// Rows base + 1 .. r of the strip's right edge, row base + 1 + k held by
+// lane k (base: r - 1 rounded down to kBatch), to the link or the ring
+// slot; then the counter or flag says r rows are done. False, for the
+// whole warp, if `abort` was set.
+__device__ __forceinline__ bool publish_edge(const Params& p, const Neighbours& nb, int lane, int r, int out_h,
+                                             int out_e, const int* abort = nullptr) {
+  const int base = (r - 1) & ~(kBatch - 1);
   if (nb.out_link) {
     int ready = 1;  // the rows kLinkRows before these have been read
     if (lane == 0) ready = wait_count(&nb.out_link->consumed, r - kLinkRows, abort);
     if (!__shfl_sync(kFull, ready, 0)) return false;
-    if (lane < every && base + lane < r) nb.out_link->rows[(base + lane) % kLinkRows] = make_int2(out_h, out_e);
+    if (lane < kBatch && base + lane < r) nb.out_link->rows[(base + lane) % kLinkRows] = make_int2(out_h, out_e);
     __threadfence_block();
     __syncwarp();
     if (lane == 0) {
@@ -244,7 +248,7 @@ __device__ __forceinline__ bool gather_and_publish(const Params& p, const Neighb
     }
     return true;
   }
-  if (lane < every && base + lane < r) __stcg(&p.ring[nb.out_slot * p.m + base + lane], make_int2(out_h, out_e));
+  if (lane < kBatch && base + lane < r) __stcg(&p.ring[nb.out_slot * p.m + base + lane], make_int2(out_h, out_e));
   if (p.full_fence) __threadfence();
   __syncwarp();
   if (lane == 0) {
@@ -252,6 +256,17 @@ __device__ __forceinline__ bool gather_and_publish(const Params& p, const Neighb
     flag.store(flag_value(nb.out_group, r), ::cuda::memory_order_release);
   }
   return true;
+}
+
+// Row r of the strip's right edge (H oh, E oe, from the last lane) is kept
+// by lane (r - 1) % kBatch; every kBatch rows (and at row m) they are
+// published. False, for the whole warp, if `abort` was set.
+__device__ __forceinline__ bool gather_and_publish(const Params& p, const Neighbours& nb, int lane, int r, int oh,
+                                                   int oe, int& out_h, int& out_e, const int* abort = nullptr) {
+  if (r < 1 || r > p.m) return true;
+  if (((r - 1) & (kBatch - 1)) == lane) out_h = oh, out_e = oe;
+  if ((r & (kBatch - 1)) != 0 && r != p.m) return true;
+  return publish_edge(p, nb, lane, r, out_h, out_e, abort);
 }
 
 // One row of a lane's columns: recurrence.hpp's update_cell, in DPX form.

@@ -6,14 +6,21 @@
 // bottom: lane L holds Cols consecutive columns in registers and works on
 // row (step - L), so the warp is a 32-deep anti-diagonal wavefront. Each
 // step a lane takes H and E of its left neighbour's last column by a warp
-// shuffle; lane 0 takes them from the strip on the left, through a ring of
-// boundary columns in device memory, kBatch rows at a time, signalled by a
-// per-slot flag (striped_common.cuh). A strip can start about kLanes +
+// shuffle; lane 0 takes them from the strip on the left, kBatch rows at a
+// time (striped_common.cuh). The four warps of a block sweep four
+// neighbouring strips and hand their edges over through shared memory;
+// between blocks the edges go through a ring of boundary columns in device
+// memory, signalled by a per-slot flag. A strip can start about kLanes +
 // kBatch steps after the one on its left, so a query of m rows keeps about
-// m / 40 warps busy at once. Warps are persistent and take strips in order
-// from a ticket counter, so a warp only ever waits for a strip whose warp
-// is already running: the deadlock rule of Xiao, Aji and Feng holds for any
-// grid size.
+// m / 40 warps busy at once. Blocks are persistent and take groups of
+// strips in order from a ticket counter, so a warp only ever waits for a
+// strip whose warp is already running: the deadlock rule of Xiao, Aji and
+// Feng holds for any grid size.
+//
+// Most steps are steady: every lane's row lies inside the matrix and not on
+// its last row. Those run unrolled by kBatch with their tests decided at
+// compile time (about 120 instructions a step with 8 columns a lane, 177
+// before: bench/RESULTS.md).
 //
 // The cell update is recurrence.hpp's (update_cell), written out with the
 // Hopper DPX instructions (lane_row). Local passes without a last row go to
@@ -36,7 +43,8 @@ namespace {
 
 using namespace striped;
 
-template <int Cols, bool Local, bool Anywhere>
+// Kept: the pass keeps checkpoint rows for the chunked traceback (kept_bytes).
+template <int Cols, bool Local, bool Anywhere, bool Kept = false>
 __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p) {
   constexpr int kStripWidth = kLanes * Cols;
   using Score = ProfileScore<Cols>;
@@ -85,34 +93,39 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p
     // neighbour used one step before (the same row).
     int q_now = 0, q_next = lane < m ? __ldg(p.q + lane) : 0, letter = 0;
 
-    for (int step = 0; step < m + kLanes - 1; ++step) {
-      if ((step & (kLanes - 1)) == 0) {
+    // One step of the wavefront: lane L on row step - L + 1. A steady step
+    // (every lane's row inside 1..m-1, no checkpoint rows) with step %
+    // kBatch == K known at compile time leaves out every per-step test.
+    auto advance = [&](const int step, auto steady, auto k_const) {
+      constexpr bool kSteady = decltype(steady)::value;
+      constexpr int K = decltype(k_const)::value;
+      const int k = kSteady ? K : step & (kBatch - 1);
+      if ((kSteady ? K == 0 : true) && (step & (kLanes - 1)) == 0) {
         q_now = q_next;
         q_next = step + kLanes + lane < m ? __ldg(p.q + step + kLanes + lane) : 0;
       }
       const int letter_in = __shfl_sync(kFull, q_now, step & (kLanes - 1));
       letter = __shfl_up_sync(kFull, letter, 1);
       if (lane == 0) letter = letter_in;
-      if ((step & (kBatch - 1)) == 0 && step < m) load_left_batch(p, Local, nb, lane, step, in_h, in_e);
+      if (k == 0 && (kSteady || step < m)) load_left_batch(p, Local, nb, lane, step, in_h, in_e);
       int hl = __shfl_up_sync(kFull, hr, 1), el = __shfl_up_sync(kFull, er, 1);
-      const int bh = __shfl_sync(kFull, in_h, step & (kBatch - 1));
-      const int be = __shfl_sync(kFull, in_e, step & (kBatch - 1));
+      const int bh = __shfl_sync(kFull, in_h, k), be = __shfl_sync(kFull, in_e, k);
       if (lane == 0) hl = bh, el = be;
 
       const int i = step - lane + 1;
-      if (i >= 1 && i <= m) {
+      if (kSteady || (i >= 1 && i <= m)) {
         int sc[Cols];
         load_scores<Cols>(profile + letter * kStripWidth + lane * Cols, sc);
         int e = el;
-        if (i == m && p.last_h)
+        if (!kSteady && i == m && p.last_h)
           lane_row<Cols, Local, true>(hp, f, sc, e, hl, diag, p, j0);
         else
           lane_row<Cols, Local, false>(hp, f, sc, e, hl, diag, p, j0);
         diag = hl;
         hr = hp[Cols - 1];
         er = e;
-        if (p.checkpoints && i % p.checkpoint_rows == 0 && i < m) {  // for the chunked traceback
-          int2* row = p.checkpoints + (static_cast<long long>(i / p.checkpoint_rows) - 1) * p.padded_n + j0;
+        if (Kept && i % kKeptRows == 0 && i < m) {  // for the chunked traceback
+          int2* row = p.checkpoints + (static_cast<long long>(i / kKeptRows) - 1) * p.padded_n + j0;
 #pragma unroll
           for (int c = 0; c < Cols; ++c) row[c] = make_int2(hp[c], f[c]);
         }
@@ -121,35 +134,52 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p
 #pragma unroll
           for (int c = 1; c + 1 < Cols; c += 2) row_max = __vimax3_s32(row_max, hp[c], hp[c + 1]);
           if constexpr (Cols % 2 == 0) row_max = max(row_max, hp[Cols - 1]);
-          if (row_max > best) {
-            best = row_max;
-            best_i = i;
+          // A warp-uniform test first: a better cell is rare after the first rows.
+          if (!kSteady || __any_sync(kFull, row_max > best))
+            if (row_max > best) {
+              best = row_max;
+              best_i = i;
 #pragma unroll
-            for (int c = Cols - 1; c >= 0; --c)
-              if (hp[c] == row_max) best_j = static_cast<int>(j0 + c + 1);
-          }
+              for (int c = Cols - 1; c >= 0; --c)
+                if (hp[c] == row_max) best_j = static_cast<int>(j0 + c + 1);
+            }
         }
       }
 
       // Lane 31 finished row r; gather kBatch rows of the right edge, then publish.
       if (produces) {
         const int oh = __shfl_sync(kFull, hr, kLanes - 1), oe = __shfl_sync(kFull, er, kLanes - 1);
-        gather_and_publish(p, nb, lane, step - (kLanes - 2), oh, oe, out_h, out_e);
+        const int r = step - (kLanes - 2);
+        if constexpr (kSteady) {  // r is inside 1..m-1, and r % kBatch == (K + 2) % kBatch
+          if (lane == ((k + 1) & (kBatch - 1))) out_h = oh, out_e = oe;
+          if (k == kBatch - 2) publish_edge(p, nb, lane, r, out_h, out_e);
+        } else {
+          gather_and_publish(p, nb, lane, r, oh, oe, out_h, out_e);
+        }
       }
-    }
+    };
+    using General = std::false_type;
+    using Steady = std::true_type;
+    const int steps = m + kLanes - 1;
+    int step = 0;
+    for (; step < min(kLanes, steps); ++step) advance(step, General{}, std::integral_constant<int, 0>{});
+    for (; step + kBatch <= m - 1; step += kBatch)
+      for_each_index<kBatch>([&](auto k) { advance(step + decltype(k)::value, Steady{}, k); });
+    for (; step < steps; ++step) advance(step, General{}, std::integral_constant<int, 0>{});
 
     if constexpr (Anywhere) publish_strip_best(p, s, lane, best, best_i, best_j);
   }
 }
 
-template <int Cols>
+template <int Cols, bool Kept = false>
 Kernel kernel_for(bool local, bool anywhere) {
-  if (local) return anywhere ? striped_score<Cols, true, true> : striped_score<Cols, true, false>;
-  return anywhere ? striped_score<Cols, false, true> : striped_score<Cols, false, false>;
+  if (local) return anywhere ? striped_score<Cols, true, true, Kept> : striped_score<Cols, true, false, Kept>;
+  return anywhere ? striped_score<Cols, false, true, Kept> : striped_score<Cols, false, false, Kept>;
 }
 
 // 16 columns a lane halve the per-step overhead; 8 give twice the strips,
-// which narrow matrices need to fill the GPU. GPUDP_SW_LANE_COLUMNS=8|16
+// which narrow matrices need to fill the GPU (16 measured faster from
+// 10^6 columns on: bench/RESULTS.md). GPUDP_SW_LANE_COLUMNS=8|16
 // overrides the choice (for benchmarks).
 int lane_columns(long long n, int max_abs_score, int asked) {
   if (max_abs_score > 127) return 8;  // the 16-column profile holds 8-bit scores
@@ -158,7 +188,7 @@ int lane_columns(long long n, int max_abs_score, int asked) {
     const int c = std::atoi(env);
     if (c == 8 || c == 16) return c;
   }
-  return n >= 4LL * 1024 * 1024 ? 16 : 8;
+  return n >= 1000000 ? 16 : 8;
 }
 
 // Device memory kept between passes (Myers-Miller makes many): it only grows.
@@ -232,6 +262,7 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   const int cols = kept ? kKeptCols : lane_columns(n, scheme.max_abs_score(), tuning.lane_columns);
   const long long strip_width = (sixteen ? 2 : 1) * kLanes * cols;
   const Kernel kernel = sixteen      ? striped16_kernel(cols)
+                        : kept       ? kernel_for<kKeptCols, true>(shape.local, anywhere)
                         : cols == 16 ? kernel_for<16>(shape.local, anywhere)
                                      : kernel_for<8>(shape.local, anywhere);
   const std::size_t profile_bytes = sixteen || cols == 16 ? 1 : 2;
@@ -304,14 +335,8 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   p.ticket = w.flags.get() + slots;
   p.overflow = sixteen ? reinterpret_cast<int*>(w.flags.get() + slots + 1) : nullptr;
   p.overflow_at = 32767 - std::max(scheme.max_abs_score(), 1);
-  // Tuning experiments (bench/RESULTS.md): GPUDP_SW_PUBLISH=8|16|32 rows,
-  // GPUDP_SW_FENCE=0 leaves the ordering of the edge stores to __syncwarp and
-  // the flag's release store.
-  p.publish_rows = kBatch;
-  if (const char* env = std::getenv("GPUDP_SW_PUBLISH")) {
-    const int rows = std::atoi(env);
-    if (rows == 16 || rows == 32) p.publish_rows = rows;
-  }
+  // Tuning experiment (bench/RESULTS.md): GPUDP_SW_FENCE=0 leaves the
+  // ordering of the edge stores to __syncwarp and the flag's release store.
   p.sleep_ns = 0;
   if (const char* env = std::getenv("GPUDP_SW_SLEEP_NS")) p.sleep_ns = static_cast<unsigned>(std::atoi(env));
   const char* fence_env = std::getenv("GPUDP_SW_FENCE");
@@ -320,7 +345,6 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   p.last_f = last_row.f ? w.last_f.get() : nullptr;
   p.strip_best = w.strip_best.get();
   p.checkpoints = checkpoint_rows > 0 ? w.checkpoints.get() : nullptr;
-  p.checkpoint_rows = kKeptRows;
   p.padded_n = strips * strip_width;
   if (kept) *kept = Kept{w.ring.get(), p.checkpoints, w.q.get(), w.t.get(), w.sub.get(), p.padded_n, kKeptRows};
 

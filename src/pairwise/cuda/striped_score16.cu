@@ -119,23 +119,24 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
     int best_a = 0, best_ai = 0, best_aj = 0, best_b = 0, best_bi = 0, best_bj = 0;
     int q_now = 0, q_next = lane < m ? __ldg(p.q + lane) : 0;
 
+    // One step of the wavefront: lane L's low half on row step - L + 1,
+    // its high half 32 rows behind. A steady step (every row inside
+    // 1..m-1) leaves out the per-step tests of the rows' range. Sets `aborted` once any warp has found a score too
+    // large: when this one waits for a neighbour, and every 256 steps.
     bool aborted = false;
-    for (int step = 0; step < m + 2 * kLanes - 1 && !aborted; ++step) {
+    auto advance = [&](const int step, auto steady) {
+      constexpr bool kSteady = decltype(steady)::value;
+      const int k = step & (kBatch - 1);
       if ((step & (kLanes - 1)) == 0) {
         q_now = q_next;
         q_next = step + kLanes + lane < m ? __ldg(p.q + step + kLanes + lane) : 0;
       }
-      if ((step & (kBatch - 1)) == 0 && step < m && !load_left_batch(p, true, nb, lane, step, in_h, in_e, p.overflow)) {
+      if (k == 0 && (kSteady || step < m) && !load_left_batch(p, true, nb, lane, step, in_h, in_e, p.overflow))
         aborted = true;
-        break;
-      }
       if ((step & 255) == 0) {
         int stop = 0;
         if (lane == 0) stop = *reinterpret_cast<const volatile int*>(p.overflow);
-        if (__shfl_sync(kFull, stop, 0)) {
-          aborted = true;
-          break;
-        }
+        if (__shfl_sync(kFull, stop, 0)) aborted = true;
       }
       // Inputs from the left: lane 0's low half from the strip on the left,
       // its high half from lane 31's low half one step ago.
@@ -143,7 +144,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
       const unsigned letter31 = __shfl_sync(kFull, letter, kLanes - 1);
       unsigned hl = __shfl_up_sync(kFull, hr, 1), el = __shfl_up_sync(kFull, er, 1);
       letter = __shfl_up_sync(kFull, letter, 1);
-      const int bh = __shfl_sync(kFull, in_h, step & (kBatch - 1)), be = __shfl_sync(kFull, in_e, step & (kBatch - 1));
+      const int bh = __shfl_sync(kFull, in_h, k), be = __shfl_sync(kFull, in_e, k);
       const int bl = __shfl_sync(kFull, q_now, step & (kLanes - 1));
       if (lane == 0) {
         hl = pair(bh, low(h31));
@@ -152,7 +153,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
       }
 
       const int ia = step - lane + 1, ib = ia - kLanes;
-      const bool active_a = ia >= 1 && ia <= m, active_b = ib >= 1 && ib <= m;
+      const bool active_a = kSteady || (ia >= 1 && ia <= m), active_b = kSteady || (ib >= 1 && ib <= m);
       if (active_a || active_b) {
         unsigned sc[Cols];
         load_pairs<Cols>(profile + (letter & 0xffffu) * kWidth + lane * Cols,
@@ -172,26 +173,46 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
         for (int c = 3; c + 1 < Cols; c += 2) row_max = __vimax3_s16x2(row_max, hp[c], hp[c + 1]);
         row_max = __vimax_s16x2_relu(row_max, hp[Cols - 1]);
         const int max_a = low(row_max), max_b = high(row_max);
-        if (active_a && max_a > best_a) {
-          best_a = max_a, best_ai = ia;
+        // A warp-uniform test first: a better cell is rare after the first
+        // rows, and a score reaching overflow_at is always a better one.
+        if (!kSteady || __any_sync(kFull, max_a > best_a || max_b > best_b)) {
+          if (active_a && max_a > best_a) {
+            best_a = max_a, best_ai = ia;
 #pragma unroll
-          for (int c = Cols - 1; c >= 0; --c)
-            if (low(hp[c]) == max_a) best_aj = static_cast<int>(ja + c + 1);
-        }
-        if (active_b && max_b > best_b) {
-          best_b = max_b, best_bi = ib;
+            for (int c = Cols - 1; c >= 0; --c)
+              if (low(hp[c]) == max_a) best_aj = static_cast<int>(ja + c + 1);
+          }
+          if (active_b && max_b > best_b) {
+            best_b = max_b, best_bi = ib;
 #pragma unroll
-          for (int c = Cols - 1; c >= 0; --c)
-            if (high(hp[c]) == max_b) best_bj = static_cast<int>(jb + c + 1);
+            for (int c = Cols - 1; c >= 0; --c)
+              if (high(hp[c]) == max_b) best_bj = static_cast<int>(jb + c + 1);
+          }
+          if ((active_a && max_a >= p.overflow_at) || (active_b && max_b >= p.overflow_at)) atomicExch(p.overflow, 1);
         }
-        if ((active_a && max_a >= p.overflow_at) || (active_b && max_b >= p.overflow_at)) atomicExch(p.overflow, 1);
       }
 
       if (produces) {  // the strip's right edge: lane 31's high half, 63 rows behind lane 0's low half
         const int oh = high(__shfl_sync(kFull, hr, kLanes - 1)), oe = high(__shfl_sync(kFull, er, kLanes - 1));
-        aborted = !gather_and_publish(p, nb, lane, step - (2 * kLanes - 2), oh, oe, out_h, out_e, p.overflow);
+        const int r = step - (2 * kLanes - 2);
+        if constexpr (kSteady) {  // r is inside 1..m-1, and r % kBatch == (K + 2) % kBatch
+          if (lane == ((k + 1) & (kBatch - 1))) out_h = oh, out_e = oe;
+          if (k == kBatch - 2 && !publish_edge(p, nb, lane, r, out_h, out_e, p.overflow)) aborted = true;
+        } else if (!gather_and_publish(p, nb, lane, r, oh, oe, out_h, out_e, p.overflow)) {
+          aborted = true;
+        }
       }
-    }
+    };
+    using General = std::false_type;
+    using Steady = std::true_type;
+    const int steps = m + 2 * kLanes - 1;
+    int step = 0;
+    // Unlike the 32-bit kernel's, the steady steps are not unrolled by
+    // kBatch: this kernel's larger row measured a third slower unrolled
+    // (bench/RESULTS.md).
+    for (; step < min(2 * kLanes, steps) && !aborted; ++step) advance(step, General{});
+    for (; step + 1 <= m - 1 && !aborted; ++step) advance(step, Steady{});
+    for (; step < steps && !aborted; ++step) advance(step, General{});
     if (aborted) continue;  // the pass runs again in 32 bits
 
     if (better(best_b, best_bi, best_bj, best_a, best_ai, best_aj)) best_a = best_b, best_ai = best_bi, best_aj = best_bj;
