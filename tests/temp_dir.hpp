@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 namespace gdp::test {
@@ -31,6 +32,11 @@ class TempDir {
   std::string write(const std::string& name, const std::string& content) const {
     std::ofstream(path(name), std::ios::binary) << content;
     return path(name);
+  }
+  // The contents of `name` ("" if it does not exist).
+  std::string read(const std::string& name) const {
+    std::ifstream in(path(name), std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   }
 
  private:

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli_run.hpp"
+#include "gpu_test.hpp"
 #include "io/npy.hpp"
 #include "temp_dir.hpp"
 
@@ -58,7 +59,7 @@ TEST_CASE("gpu-mm: max-plus of two .npy files, worked by hand", "[cli][mm]") {
   REQUIRE(rows.size() == 1);
   REQUIRE(rows[0][0] == "openmp");
   REQUIRE(rows[0][1] == "i32");
-  REQUIRE(rows[0][10] == "0");  // max error: exact
+  REQUIRE(rows[0][11] == "0");  // max error: exact
 }
 
 TEST_CASE("gpu-mm: every CPU algorithm on random inputs, table, TSV and JSON", "[cli][mm]") {
@@ -76,7 +77,7 @@ TEST_CASE("gpu-mm: every CPU algorithm on random inputs, table, TSV and JSON", "
   REQUIRE(rows[0][1] == "f64");
   REQUIRE(rows[0][2] == "min-plus");
   REQUIRE(rows[0][6] == "3");
-  REQUIRE(rows[0][10] == "0");
+  REQUIRE(rows[0][11] == "0");
   const auto json = box.run({"--n", "8", "--format", "json"});
   REQUIRE(json.status == 0);
   REQUIRE_THAT(json.out, Contains("\"algorithm\":\"openmp\"") && Contains("\"max_error\":null"));
@@ -92,7 +93,7 @@ TEST_CASE("gpu-mm: Strassen and Winograd on int32 equal the classical product", 
     const auto rows = tsv_rows(r.out);
     REQUIRE(rows[0][0] == algo);
     REQUIRE(rows[0][7] == "3");
-    REQUIRE(rows[0][10] == "0");
+    REQUIRE(rows[0][11] == "0");
   }
 }
 
@@ -100,7 +101,7 @@ TEST_CASE("gpu-mm: float plus-times is checked against float64", "[cli][mm]") {
   Sandbox box;
   const auto r = box.run({"--n", "64", "--check", "--format", "tsv"});
   REQUIRE(r.status == 0);
-  const double max_error = std::stod(tsv_rows(r.out)[0][10]);
+  const double max_error = std::stod(tsv_rows(r.out)[0][11]);
   REQUIRE(max_error > 0);     // float32 rounding shows
   REQUIRE(max_error < 1e-4);  // and stays small
 }
@@ -128,6 +129,9 @@ TEST_CASE("gpu-mm: bad input is one line, exit 2, and no output file", "[cli][mm
       {{"--n", "4", "--algo", "fast"}, "unknown CPU algorithm"},
       {{"--n", "4", "--algo", "strassen", "--semiring", "max-plus"}, "plus-times only"},
       {{"--n", "4", "--algo", "winograd", "--levels", "5"}, "--levels takes 1 to 4"},
+      {{"--n", "4", "--algo", "classic"}, "runs on the GPU"},
+      {{"--n", "4", "--algo", "strassen", "--base", "cublas"}, "--base is for the GPU"},
+      {{"--n", "4", "--repeat", "0"}, "--repeat takes 1 or more"},
       {{"--a", a}, "go together"},
       {{}, "give the inputs"},
   };
@@ -141,4 +145,40 @@ TEST_CASE("gpu-mm: bad input is one line, exit 2, and no output file", "[cli][mm
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     CHECK_FALSE(fs::exists(box.path("C.npy")));
   }
+}
+
+TEST_CASE("gpu-mm on the GPU: every algorithm checked, and the CPU's product", "[cli][mm][gpu]") {
+  if (gdp::test::skip_without_gpu()) return;
+  Sandbox box;
+  auto gpu_run = [&](std::vector<std::string> args) { return gdp::test::run_program(GPU_MM_EXE, args, box.dir()); };
+  const auto all = gpu_run({"--n", "150", "--algo", "all", "--levels", "2", "--check", "--format", "tsv"});
+  INFO(all.err);
+  REQUIRE(all.status == 0);
+  const auto rows = tsv_rows(all.out);
+  REQUIRE(rows.size() == 6);
+  std::vector<std::string> names;
+  for (const auto& r : rows) {
+    names.push_back(r[0]);
+    CHECK(std::stod(r[11]) < 1e-3);  // max error against float64
+  }
+  CHECK(names == std::vector<std::string>{"classic", "cublas", "strassen+classic", "strassen+cublas", "winograd+classic",
+                                          "winograd+cublas"});
+  CHECK(rows[1][10] == "1.000");  // cuBLAS against itself
+
+  const auto tropical = gpu_run({"--m", "70", "--k", "45", "--n", "33", "--type", "i32", "--semiring", "max-plus",
+                                 "--algo", "all", "--check", "--format", "tsv", "--batch", "3"});
+  REQUIRE(tropical.status == 0);
+  REQUIRE(tsv_rows(tropical.out).size() == 1);  // classic only: no cuBLAS, no recursion for max-plus
+  CHECK(tsv_rows(tropical.out)[0][11] == "0");
+
+  std::vector<std::int32_t> av(13 * 7), bv(7 * 9);
+  for (std::size_t x = 0; x < av.size(); ++x) av[x] = static_cast<std::int32_t>(x * 37 % 101) - 50;
+  for (std::size_t x = 0; x < bv.size(); ++x) bv[x] = static_cast<std::int32_t>(x * 53 % 89) - 44;
+  const std::string a = box.npy<std::int32_t>("A.npy", 13, 7, av), b = box.npy<std::int32_t>("B.npy", 7, 9, bv);
+  REQUIRE(gpu_run({"--a", a, "--b", b, "--semiring", "min-plus", "--out", box.path("gpu.npy")}).status == 0);
+  REQUIRE(box.run({"--a", a, "--b", b, "--semiring", "min-plus", "--out", box.path("cpu.npy")}).status == 0);
+  CHECK(box.read("gpu.npy") == box.read("cpu.npy"));
+  const auto bad = gpu_run({"--n", "8", "--type", "i32", "--algo", "cublas"});
+  CHECK(bad.status == 2);
+  CHECK_THAT(bad.err, Contains("cuBLAS has plus-times on f32 and f64 only"));
 }

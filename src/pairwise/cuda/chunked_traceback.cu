@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "pairwise/cpu/passes.hpp"
-#include "pairwise/cuda/cuda_check.hpp"
+#include "core/cuda_check.hpp"
 #include "pairwise/cuda/gpu_pass.hpp"
 #include "pairwise/cuda/striped_common.cuh"
 #include "pairwise/modes.hpp"

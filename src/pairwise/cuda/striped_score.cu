@@ -34,7 +34,7 @@
 
 #include "core/error.hpp"
 #include "pairwise/cpu/passes.hpp"
-#include "pairwise/cuda/cuda_check.hpp"
+#include "core/cuda_check.hpp"
 #include "pairwise/cuda/gpu_pass.hpp"
 #include "pairwise/cuda/striped_common.cuh"
 

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "semiring/gpu.hpp"
 #include "semiring/semiring.hpp"
 
 namespace gdp::semiring {
@@ -28,6 +29,16 @@ CpuAlgo parse_cpu_algo(std::string_view name) {
   if (name == "ikj") return CpuAlgo::ikj;
   if (name == "openmp") return CpuAlgo::openmp;
   throw InputError("unknown CPU algorithm '" + std::string(name) + "' (use ijk, ikj or openmp)");
+}
+
+std::string_view to_string(GpuAlgo a) {
+  switch (a) {
+    case GpuAlgo::classic: return "classic";
+    case GpuAlgo::cublas: return "cublas";
+    case GpuAlgo::strassen: return "strassen";
+    case GpuAlgo::winograd: return "winograd";
+  }
+  return "?";
 }
 
 std::string_view to_string(CpuAlgo a) {

@@ -1,0 +1,183 @@
+#pragma once
+// The classical product C = A (x) B on CUDA cores, over any of the three
+// semirings: one register-blocked kernel (dissertation chapter 2's last
+// version, rebuilt the way CUTLASS's SIMT kernels are) with the semiring's
+// multiply-add as a template parameter.
+//
+// A block computes a BM x BN tile of C, 256 threads each holding an 8 x 8
+// register tile made of four 4 x 4 pieces half a tile apart (so that a
+// warp's shared-memory reads are contiguous). The k loop steps BK at a time
+// through tiles of A (stored transposed) and B in shared memory, two
+// buffers deep: the next tile is loaded from global memory into registers
+// while the current one is used. Where a tile overhangs the matrix, A and B
+// are padded with values whose product is the semiring's zero (0; or sums
+// at or beyond minus / plus infinity), so no thread tests bounds in the
+// inner loop. Batched products run one per blockIdx.z.
+#include <cstdint>
+#include <cuda/std/limits>
+#include <type_traits>
+
+#include "semiring/semiring.hpp"
+
+namespace gdp::semiring::gpu {
+
+// The multiply-add of a semiring, and the padding of A and B that adds
+// nothing: pad_a (x) pad_b is at least as bad as any real product.
+template <class T, Semiring S>
+struct Mac;
+
+template <class T>
+struct Mac<T, Semiring::plus_times> {
+  static __device__ __forceinline__ T zero() { return T{0}; }
+  static __device__ __forceinline__ T pad_a() { return T{0}; }
+  static __device__ __forceinline__ T pad_b() { return T{0}; }
+  static __device__ __forceinline__ T apply(T acc, T a, T b) {
+    if constexpr (std::is_same_v<T, float>) return __fmaf_rn(a, b, acc);
+    else if constexpr (std::is_same_v<T, double>) return __fma_rn(a, b, acc);
+    else return static_cast<T>(static_cast<unsigned>(acc) + static_cast<unsigned>(a) * static_cast<unsigned>(b));
+  }
+};
+
+template <class T>
+struct Mac<T, Semiring::max_plus> {
+  static __device__ __forceinline__ T zero() {
+    if constexpr (std::is_integral_v<T>) return ::cuda::std::numeric_limits<T>::lowest();
+    else return -::cuda::std::numeric_limits<T>::infinity();
+  }
+  // Integers: -2^30 twice is -2^31, the lowest int32; real sums are above it.
+  static __device__ __forceinline__ T pad_a() { return std::is_integral_v<T> ? T(-(1 << 30)) : zero(); }
+  static __device__ __forceinline__ T pad_b() { return pad_a(); }
+  static __device__ __forceinline__ T apply(T acc, T a, T b) {
+    if constexpr (std::is_integral_v<T>) return __viaddmax_s32(a, b, acc);
+    else if constexpr (std::is_same_v<T, float>) return fmaxf(acc, a + b);
+    else return fmax(acc, a + b);
+  }
+};
+
+template <class T>
+struct Mac<T, Semiring::min_plus> {
+  static __device__ __forceinline__ T zero() {
+    if constexpr (std::is_integral_v<T>) return ::cuda::std::numeric_limits<T>::max();
+    else return ::cuda::std::numeric_limits<T>::infinity();
+  }
+  // Integers: 2^30 + 2^30 - 1 is 2^31 - 1, the highest int32; real sums are below it.
+  static __device__ __forceinline__ T pad_a() { return std::is_integral_v<T> ? T(1 << 30) : zero(); }
+  static __device__ __forceinline__ T pad_b() { return std::is_integral_v<T> ? T((1 << 30) - 1) : zero(); }
+  static __device__ __forceinline__ T apply(T acc, T a, T b) {
+    if constexpr (std::is_integral_v<T>) return __viaddmin_s32(a, b, acc);
+    else if constexpr (std::is_same_v<T, float>) return fminf(acc, a + b);
+    else return fmin(acc, a + b);
+  }
+};
+
+struct GemmShape {
+  int m, n, k;
+  long long stride_a, stride_b, stride_c;  // elements between the products of a batch
+  int lda, ldb, ldc;                       // row strides
+};
+
+// Four consecutive elements from shared memory, 16-byte aligned, in one
+// or two vector loads.
+template <class T>
+__device__ __forceinline__ void load4(const T* from, T* to) {
+  if constexpr (sizeof(T) == 4) {
+    const int4 v = *reinterpret_cast<const int4*>(from);
+    const int w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+    for (int x = 0; x < 4; ++x) {
+      if constexpr (std::is_same_v<T, float>) to[x] = __int_as_float(w[x]);
+      else to[x] = w[x];
+    }
+  } else {
+    const double2 v0 = reinterpret_cast<const double2*>(from)[0], v1 = reinterpret_cast<const double2*>(from)[1];
+    to[0] = v0.x, to[1] = v0.y, to[2] = v1.x, to[3] = v1.y;
+  }
+}
+
+constexpr int kThreads = 256;  // 16 x 16, each an 8 x 8 tile of C
+constexpr int kBM = 128, kBN = 128, kBK = 8;
+
+template <class T, Semiring S>
+__global__ void __launch_bounds__(kThreads) gemm_kernel(const T* __restrict__ a, const T* __restrict__ b,
+                                                       T* __restrict__ c, GemmShape g) {
+  using M = Mac<T, S>;
+  // A's tile, transposed (as[k][row]); 4 elements of padding a row keep
+  // the transposing stores free of bank conflicts.
+  __shared__ __align__(16) T as[2][kBK][kBM + 4];
+  __shared__ __align__(16) T bs[2][kBK][kBN];
+  a += blockIdx.z * g.stride_a;
+  b += blockIdx.z * g.stride_b;
+  c += blockIdx.z * g.stride_c;
+  const int tid = static_cast<int>(threadIdx.x);
+  const int tx = tid % 16, ty = tid / 16;
+  const int row0 = static_cast<int>(blockIdx.y) * kBM, col0 = static_cast<int>(blockIdx.x) * kBN;
+
+  // Global loads: 4 elements of A and 4 of B a thread per k tile.
+  // A: rows row0 + (tid / 8) + 32 * r, column k0 + tid % 8.
+  // B: row k0 + tid / 32, columns col0 + (tid % 32) * 4 + 0..3.
+  const int a_row = tid / kBK, a_col = tid % kBK;
+  const int b_row = tid / 32, b_col = (tid % 32) * 4;
+  T a_next[4], b_next[4];
+  auto load_tile = [&](int k0) {
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+      const int i = row0 + a_row + 32 * r, kk = k0 + a_col;
+      a_next[r] = i < g.m && kk < g.k ? a[static_cast<long long>(i) * g.lda + kk] : M::pad_a();
+    }
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      const int kk = k0 + b_row, j = col0 + b_col + q;
+      b_next[q] = kk < g.k && j < g.n ? b[static_cast<long long>(kk) * g.ldb + j] : M::pad_b();
+    }
+  };
+  auto store_tile = [&](int buf) {
+#pragma unroll
+    for (int r = 0; r < 4; ++r) as[buf][a_col][a_row + 32 * r] = a_next[r];
+#pragma unroll
+    for (int q = 0; q < 4; ++q) bs[buf][b_row][b_col + q] = b_next[q];
+  };
+
+  T acc[8][8];
+#pragma unroll
+  for (int i = 0; i < 8; ++i)
+#pragma unroll
+    for (int j = 0; j < 8; ++j) acc[i][j] = M::zero();
+
+  const int tiles = (g.k + kBK - 1) / kBK;
+  if (tiles > 0) {
+    load_tile(0);
+    store_tile(0);
+  }
+  __syncthreads();
+  for (int t = 0; t < tiles; ++t) {
+    const int buf = t & 1;
+    if (t + 1 < tiles) load_tile((t + 1) * kBK);
+#pragma unroll
+    for (int kk = 0; kk < kBK; ++kk) {
+      T fa[8], fb[8];
+      load4(&as[buf][kk][ty * 4], fa);
+      load4(&as[buf][kk][64 + ty * 4], fa + 4);
+      load4(&bs[buf][kk][tx * 4], fb);
+      load4(&bs[buf][kk][64 + tx * 4], fb + 4);
+#pragma unroll
+      for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j) acc[i][j] = M::apply(acc[i][j], fa[i], fb[j]);
+    }
+    if (t + 1 < tiles) store_tile(buf ^ 1);
+    __syncthreads();
+  }
+
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    const int row = row0 + (i < 4 ? ty * 4 + i : 64 + ty * 4 + i - 4);
+    if (row >= g.m) continue;
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+      const int col = col0 + (j < 4 ? tx * 4 + j : 64 + tx * 4 + j - 4);
+      if (col < g.n) c[static_cast<long long>(row) * g.ldc + col] = acc[i][j];
+    }
+  }
+}
+
+}  // namespace gdp::semiring::gpu

@@ -1,0 +1,21 @@
+// Builds without CUDA: gpu-mm runs its CPU algorithms only.
+#include "core/error.hpp"
+#include "semiring/gpu.hpp"
+
+namespace gdp::semiring {
+
+template <class T>
+std::vector<Matrix<T>> multiply_gpu(const std::vector<Matrix<T>>&, const std::vector<Matrix<T>>&, const GpuRequest&,
+                                    double&) {
+  throw RunError("this build of gpu-dp has no CUDA: use --cpu");
+}
+
+template std::vector<Matrix<float>> multiply_gpu(const std::vector<Matrix<float>>&, const std::vector<Matrix<float>>&,
+                                                 const GpuRequest&, double&);
+template std::vector<Matrix<double>> multiply_gpu(const std::vector<Matrix<double>>&,
+                                                  const std::vector<Matrix<double>>&, const GpuRequest&, double&);
+template std::vector<Matrix<std::int32_t>> multiply_gpu(const std::vector<Matrix<std::int32_t>>&,
+                                                        const std::vector<Matrix<std::int32_t>>&, const GpuRequest&,
+                                                        double&);
+
+}  // namespace gdp::semiring

@@ -1,0 +1,43 @@
+#pragma once
+// gpu-mm's GPU engine (cuda/gpu_multiply.cu): the classical product on CUDA
+// cores in any semiring (cuda/gemm_kernel.cuh), cuBLAS for plus-times on
+// floats, and Strassen's and Winograd's recursion (recursive.hpp) on the
+// device. Plain C++: no CUDA types. Builds without CUDA throw RunError.
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "semiring/semiring.hpp"
+
+namespace gdp::semiring {
+
+enum class GpuAlgo { classic, cublas, strassen, winograd };
+std::string_view to_string(GpuAlgo a);
+
+// cuBLAS has plus-times on f32 and f64 only.
+template <class T>
+bool cublas_has(Semiring s) {
+  return s == Semiring::plus_times && std::is_floating_point_v<T>;
+}
+
+struct GpuRequest {
+  Semiring semiring = Semiring::plus_times;
+  GpuAlgo algo = GpuAlgo::classic;
+  int levels = 1;            // strassen, winograd: 1 to 4
+  bool cublas_base = false;  // strassen, winograd: base products by cuBLAS instead of the classical kernel
+  int device = 0;
+  int repeat = 1;            // run the products this many times and keep the fastest time
+};
+
+// C[i] = A[i] (x) B[i] for every i; all A, and all B, of one shape. The
+// classical kernel and cuBLAS run a batch as one launch; the recursive
+// products one product at a time. `seconds`: device time of the fastest
+// run, inputs already on the device. Throws InputError when the shapes
+// do not chain or the request is not possible (the recursion for another
+// semiring, cuBLAS for i32), RunError when device memory is short or CUDA
+// fails.
+template <class T>
+std::vector<Matrix<T>> multiply_gpu(const std::vector<Matrix<T>>& a, const std::vector<Matrix<T>>& b,
+                                    const GpuRequest& request, double& seconds);
+
+}  // namespace gdp::semiring
