@@ -4,7 +4,7 @@
 // version, rebuilt the way CUTLASS's SIMT kernels are) with the semiring's
 // multiply-add as a template parameter.
 //
-// A block computes a BM x BN tile of C, 256 threads each holding an 8 x 8
+// A block computes a 128 x 128 tile of C, 256 threads each holding an 8 x 8
 // register tile made of four 4 x 4 pieces half a tile apart (so that a
 // warp's shared-memory reads are contiguous). The k loop steps BK at a time
 // through tiles of A (stored transposed) and B in shared memory, two
@@ -95,16 +95,22 @@ __device__ __forceinline__ void load4(const T* from, T* to) {
 }
 
 constexpr int kThreads = 256;  // 16 x 16, each an 8 x 8 tile of C
-constexpr int kBM = 128, kBN = 128, kBK = 8;
+constexpr int kBM = 128, kBN = 128;
+// The k tile: 16 for 4-byte types (two blocks an SM, 66 KB of shared
+// memory), 8 for doubles (their 8 x 8 tile takes most of the registers).
+template <class T>
+constexpr int kBK = sizeof(T) == 4 ? 16 : 8;
+template <class T>
+constexpr int kMinBlocks = sizeof(T) == 4 ? 2 : 1;
 
-template <class T, Semiring S>
-__global__ void __launch_bounds__(kThreads) gemm_kernel(const T* __restrict__ a, const T* __restrict__ b,
+template <class T, Semiring S, int BK = kBK<T>>
+__global__ void __launch_bounds__(kThreads, kMinBlocks<T>) gemm_kernel(const T* __restrict__ a, const T* __restrict__ b,
                                                        T* __restrict__ c, GemmShape g) {
   using M = Mac<T, S>;
   // A's tile, transposed (as[k][row]); 4 elements of padding a row keep
   // the transposing stores free of bank conflicts.
-  __shared__ __align__(16) T as[2][kBK][kBM + 4];
-  __shared__ __align__(16) T bs[2][kBK][kBN];
+  __shared__ __align__(16) T as[2][BK][kBM + 4];
+  __shared__ __align__(16) T bs[2][BK][kBN];
   a += blockIdx.z * g.stride_a;
   b += blockIdx.z * g.stride_b;
   c += blockIdx.z * g.stride_c;
@@ -112,29 +118,34 @@ __global__ void __launch_bounds__(kThreads) gemm_kernel(const T* __restrict__ a,
   const int tx = tid % 16, ty = tid / 16;
   const int row0 = static_cast<int>(blockIdx.y) * kBM, col0 = static_cast<int>(blockIdx.x) * kBN;
 
-  // Global loads: 4 elements of A and 4 of B a thread per k tile.
-  // A: rows row0 + (tid / 8) + 32 * r, column k0 + tid % 8.
-  // B: row k0 + tid / 32, columns col0 + (tid % 32) * 4 + 0..3.
-  const int a_row = tid / kBK, a_col = tid % kBK;
+  // Global loads: BK / 2 elements of A and of B a thread per k tile.
+  // A: rows row0 + tid / BK + (256 / BK) * r, column k0 + tid % BK.
+  // B: rows k0 + tid / 32 + 8 * p, columns col0 + (tid % 32) * 4 + 0..3.
+  constexpr int kARows = kThreads / BK, kALoads = kBM / kARows, kBRows = BK / 8;
+  const int a_row = tid / BK, a_col = tid % BK;
   const int b_row = tid / 32, b_col = (tid % 32) * 4;
-  T a_next[4], b_next[4];
+  T a_next[kALoads], b_next[kBRows][4];
   auto load_tile = [&](int k0) {
 #pragma unroll
-    for (int r = 0; r < 4; ++r) {
-      const int i = row0 + a_row + 32 * r, kk = k0 + a_col;
+    for (int r = 0; r < kALoads; ++r) {
+      const int i = row0 + a_row + kARows * r, kk = k0 + a_col;
       a_next[r] = i < g.m && kk < g.k ? a[static_cast<long long>(i) * g.lda + kk] : M::pad_a();
     }
 #pragma unroll
-    for (int q = 0; q < 4; ++q) {
-      const int kk = k0 + b_row, j = col0 + b_col + q;
-      b_next[q] = kk < g.k && j < g.n ? b[static_cast<long long>(kk) * g.ldb + j] : M::pad_b();
-    }
+    for (int p = 0; p < kBRows; ++p)
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        const int kk = k0 + b_row + 8 * p, j = col0 + b_col + q;
+        b_next[p][q] = kk < g.k && j < g.n ? b[static_cast<long long>(kk) * g.ldb + j] : M::pad_b();
+      }
   };
   auto store_tile = [&](int buf) {
 #pragma unroll
-    for (int r = 0; r < 4; ++r) as[buf][a_col][a_row + 32 * r] = a_next[r];
+    for (int r = 0; r < kALoads; ++r) as[buf][a_col][a_row + kARows * r] = a_next[r];
 #pragma unroll
-    for (int q = 0; q < 4; ++q) bs[buf][b_row][b_col + q] = b_next[q];
+    for (int p = 0; p < kBRows; ++p)
+#pragma unroll
+      for (int q = 0; q < 4; ++q) bs[buf][b_row + 8 * p][b_col + q] = b_next[p][q];
   };
 
   T acc[8][8];
@@ -143,7 +154,7 @@ __global__ void __launch_bounds__(kThreads) gemm_kernel(const T* __restrict__ a,
 #pragma unroll
     for (int j = 0; j < 8; ++j) acc[i][j] = M::zero();
 
-  const int tiles = (g.k + kBK - 1) / kBK;
+  const int tiles = (g.k + BK - 1) / BK;
   if (tiles > 0) {
     load_tile(0);
     store_tile(0);
@@ -151,9 +162,9 @@ __global__ void __launch_bounds__(kThreads) gemm_kernel(const T* __restrict__ a,
   __syncthreads();
   for (int t = 0; t < tiles; ++t) {
     const int buf = t & 1;
-    if (t + 1 < tiles) load_tile((t + 1) * kBK);
+    if (t + 1 < tiles) load_tile((t + 1) * BK);
 #pragma unroll
-    for (int kk = 0; kk < kBK; ++kk) {
+    for (int kk = 0; kk < BK; ++kk) {
       T fa[8], fb[8];
       load4(&as[buf][kk][ty * 4], fa);
       load4(&as[buf][kk][64 + ty * 4], fa + 4);
