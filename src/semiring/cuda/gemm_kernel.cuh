@@ -94,6 +94,23 @@ __device__ __forceinline__ void load4(const T* from, T* to) {
   }
 }
 
+// Four consecutive 4-byte elements from global memory, 16-byte aligned.
+template <class T>
+__device__ __forceinline__ void load4_global(const T* from, T* to) {
+  if constexpr (sizeof(T) == 4) {
+    const int4 v = __ldg(reinterpret_cast<const int4*>(from));
+    const int w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+    for (int x = 0; x < 4; ++x) {
+      if constexpr (std::is_same_v<T, float>) to[x] = __int_as_float(w[x]);
+      else to[x] = w[x];
+    }
+  } else {
+#pragma unroll
+    for (int x = 0; x < 4; ++x) to[x] = from[x];
+  }
+}
+
 constexpr int kThreads = 256;  // 16 x 16, each an 8 x 8 tile of C
 constexpr int kBM = 128, kBN = 128;
 // The k tile: 16 for 4-byte types (two blocks an SM, 66 KB of shared
@@ -125,7 +142,28 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<T>) gemm_kernel(const T* 
   const int a_row = tid / BK, a_col = tid % BK;
   const int b_row = tid / 32, b_col = (tid % 32) * 4;
   T a_next[kALoads], b_next[kBRows][4];
+  // Blocks wholly inside C take their tiles without bounds tests, and B's
+  // four columns in one vector load where its rows are 16-byte aligned.
+  const bool inside = row0 + kBM <= g.m && col0 + kBN <= g.n;
+  const bool vector_b = sizeof(T) == 4 && g.ldb % 4 == 0 && reinterpret_cast<std::uintptr_t>(b) % 16 == 0;
+  const T* a_from = a + static_cast<long long>(row0 + a_row) * g.lda + a_col;
+  const T* b_from = b + static_cast<long long>(b_row) * g.ldb + col0 + b_col;
   auto load_tile = [&](int k0) {
+    if (inside && k0 + BK <= g.k) {
+#pragma unroll
+      for (int r = 0; r < kALoads; ++r) a_next[r] = a_from[static_cast<long long>(kARows * r) * g.lda + k0];
+#pragma unroll
+      for (int p = 0; p < kBRows; ++p) {
+        const T* from = b_from + static_cast<long long>(k0 + 8 * p) * g.ldb;
+        if (vector_b) {
+          load4_global(from, b_next[p]);
+        } else {
+#pragma unroll
+          for (int q = 0; q < 4; ++q) b_next[p][q] = from[q];
+        }
+      }
+      return;
+    }
 #pragma unroll
     for (int r = 0; r < kALoads; ++r) {
       const int i = row0 + a_row + kARows * r, kk = k0 + a_col;
