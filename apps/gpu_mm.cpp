@@ -271,10 +271,22 @@ void run_typed(const MmOptions& o, const gdp::app::CommonOptions& common, sr::Se
   gdp::Timer timer;
   std::vector<sr::Matrix<T>> as, bs;
   const std::string a_name = o.a_path.empty() ? "A" : o.a_path, b_name = o.b_path.empty() ? "B" : o.b_path;
+  // Out of device memory: one line naming the inputs, exit status 1, before
+  // any random input is made.
+  const std::string inputs = o.a_path.empty() ? "the random inputs" : o.a_path + " and " + o.b_path;
+  auto check_fits = [&](std::int64_t m, std::int64_t k, std::int64_t n, std::int64_t batch) {
+    if (!gpu) return;
+    const double need = static_cast<double>(batch) * static_cast<double>(m * k + k * n + m * n) * sizeof(T);
+    const std::size_t free_bytes = sr::gpu_free_memory(device);
+    if (need > static_cast<double>(free_bytes))
+      throw gdp::RunError(inputs + ": the product needs " + std::to_string(static_cast<long long>(need / (1 << 20))) +
+                          " MiB of GPU memory; " + std::to_string(free_bytes >> 20) + " MiB are free");
+  };
   if (!o.a_path.empty()) {
     as.push_back(load<T>(o.a_path));
     bs.push_back(load<T>(o.b_path));
   } else {
+    check_fits(o.m, o.k, o.n, o.batch);
     std::mt19937 rng(o.seed);
     for (int i = 0; i < o.batch; ++i) {
       as.push_back(random_matrix<T>(rng, o.m, o.k));
@@ -286,6 +298,7 @@ void run_typed(const MmOptions& o, const gdp::app::CommonOptions& common, sr::Se
                                          std::to_string(as[0].cols) + " columns: the shapes do not chain");
   sr::check_range(as[0], s, a_name);
   sr::check_range(bs[0], s, b_name);
+  check_fits(as[0].rows, as[0].cols, bs[0].cols, static_cast<std::int64_t>(as.size()));
   report.add_phase("read", timer.seconds());
 
   const int threads = common.thread_count();
@@ -299,7 +312,11 @@ void run_typed(const MmOptions& o, const gdp::app::CommonOptions& common, sr::Se
     timer.restart();
     double seconds = 0;
     if (algo.gpu) {
-      last = std::move(sr::multiply_gpu(as, bs, algo.request, seconds).back());
+      try {
+        last = std::move(sr::multiply_gpu(as, bs, algo.request, seconds).back());
+      } catch (const gdp::RunError& e) {  // name the inputs
+        throw gdp::RunError(inputs + ": " + algo.name + ": " + e.what());
+      }
     } else {
       for (std::size_t i = 0; i < as.size(); ++i)
         last = algo.levels > 0 ? sr::multiply_recursive_cpu(as[i], bs[i], algo.winograd, algo.levels, algo.order, threads)

@@ -181,4 +181,8 @@ TEST_CASE("gpu-mm on the GPU: every algorithm checked, and the CPU's product", "
   const auto bad = gpu_run({"--n", "8", "--type", "i32", "--algo", "cublas"});
   CHECK(bad.status == 2);
   CHECK_THAT(bad.err, Contains("cuBLAS has plus-times on f32 and f64 only"));
+  const auto huge = gpu_run({"--n", "200000", "--out", box.path("huge.npy")});  // 480 GB: refused before it is made
+  CHECK(huge.status == 1);
+  CHECK_THAT(huge.err, Contains("gpu-mm: error: the random inputs: the product needs") && Contains("MiB of GPU memory"));
+  CHECK_FALSE(fs::exists(box.path("huge.npy")));
 }

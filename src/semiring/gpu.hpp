@@ -3,6 +3,7 @@
 // cores in any semiring (cuda/gemm_kernel.cuh), cuBLAS for plus-times on
 // floats, and Strassen's and Winograd's recursion (recursive.hpp) on the
 // device. Plain C++: no CUDA types. Builds without CUDA throw RunError.
+#include <cstddef>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -36,6 +37,9 @@ struct GpuRequest {
 // do not chain or the request is not possible (the recursion for another
 // semiring, cuBLAS for i32), RunError when device memory is short or CUDA
 // fails.
+// Free memory on the device, in bytes.
+std::size_t gpu_free_memory(int device);
+
 template <class T>
 std::vector<Matrix<T>> multiply_gpu(const std::vector<Matrix<T>>& a, const std::vector<Matrix<T>>& b,
                                     const GpuRequest& request, double& seconds);

@@ -200,6 +200,13 @@ struct CublasHandle {
 }  // namespace
 
 
+std::size_t gpu_free_memory(int device) {
+  cuda::check(cudaSetDevice(device), "cudaSetDevice");
+  std::size_t free_bytes = 0, total_bytes = 0;
+  cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  return free_bytes;
+}
+
 template <class T>
 std::vector<Matrix<T>> multiply_gpu(const std::vector<Matrix<T>>& as, const std::vector<Matrix<T>>& bs,
                                     const GpuRequest& r, double& seconds) {

@@ -4,6 +4,8 @@
 
 namespace gdp::semiring {
 
+std::size_t gpu_free_memory(int) { throw RunError("this build of gpu-dp has no CUDA: use --cpu"); }
+
 template <class T>
 std::vector<Matrix<T>> multiply_gpu(const std::vector<Matrix<T>>&, const std::vector<Matrix<T>>&, const GpuRequest&,
                                     double&) {
