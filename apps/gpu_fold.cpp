@@ -26,16 +26,22 @@ input) is folded to a structure with the most base pairs: A-U, G-C and G-U
 inside each hairpin (default 3; --min-loop 1 is the dissertation's
 recurrence). T is read as U; lower case is accepted.
 
-This version folds on the CPU: --engine cpu1 (the naive recurrence), cpu2
-(cache-efficient, a transposed copy) or omp2 (cpu2 on all cores, the
-default). The GPU's blocked algorithm comes with the next version.
+Where a GPU is found, records of 512 bases or more fold on it, one after
+another (the blocked algorithm: max-plus products of 128 x 128 blocks);
+shorter ones fold on the CPU threads, many at once. With --cpu, or without
+a GPU, every record folds on the CPU. --engine picks one engine for every
+record: cpu1 (the naive recurrence), cpu2 (cache-efficient, a transposed
+copy), omp2 (cpu2 on all cores) or gpu.
 
 Examples:
   gpu-fold rna.fa                         # dot-bracket, one record after another
   gpu-fold --format bpseq --min-loop 3 rna.fa
-  gpu-fold --threads 16 big.fa
+  gpu-fold --cpu --threads 16 big.fa
   gpu-fold --format tsv many_small.fa > structures.tsv
 )";
+
+// Records this long or longer fold on the GPU by default.
+constexpr std::size_t kGpuFrom = 512;
 
 struct FoldOptions {
   std::string input, format = "dotbracket", engine;
@@ -61,9 +67,8 @@ std::string rna_of(const gdp::SequenceFile& file, std::size_t record) {
 void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   const gdp::io::FoldFormat format = gdp::io::parse_fold_format(o.format);
   const int threads = common.thread_count();
-  const gdp::fold::Engine engine = !o.engine.empty() ? gdp::fold::parse_engine(o.engine)
-                                   : threads > 1    ? gdp::fold::Engine::omp2
-                                                    : gdp::fold::Engine::cpu2;
+  const bool chosen = !o.engine.empty();
+  const gdp::fold::Engine asked = chosen ? gdp::fold::parse_engine(o.engine) : gdp::fold::Engine::cpu2;
   if (o.min_loop < 0) throw gdp::InputError("--min-loop takes 0 or more");
   const gdp::fold::Rules rules{!o.no_gu, o.min_loop};
 
@@ -79,17 +84,41 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   }
   report.add_phase("read", timer.seconds());
 
-  gdp::app::run_on_cpu_for_now(tool, common);
+  // Chosen once the inputs are known to be good.
+  const auto choice = gdp::choose_device(common.cpu, common.device);
+  if (!choice.use_gpu && !choice.reason.empty()) spdlog::info("{}", choice.reason);
+  if (chosen && asked == gdp::fold::Engine::gpu && !choice.use_gpu)
+    throw gdp::InputError("--engine gpu needs a GPU" + (choice.reason.empty() ? std::string() : ": " + choice.reason));
+  const int device = choice.use_gpu ? choice.gpu.id : 0;
+  // The engine of a record: the one asked for, else the GPU for long records
+  // and the CPU for short ones (those run many at once, one thread each).
+  auto engine_of = [&](const std::string& s) {
+    if (chosen) return asked;
+    if (choice.use_gpu && s.size() >= kGpuFrom) return gdp::fold::Engine::gpu;
+    return threads > 1 && s.size() >= kGpuFrom ? gdp::fold::Engine::omp2 : gdp::fold::Engine::cpu2;
+  };
 
   timer.restart();
-  std::vector<gdp::fold::Structure> structures;
-  double work = 0;
-  for (const std::string& s : rnas) {
-    structures.push_back(gdp::fold::fold_rna(s, rules, engine, threads));
-    const double n = static_cast<double>(s.size());
+  std::vector<gdp::fold::Structure> structures(rnas.size());
+  std::vector<std::size_t> one_thread;  // records folded many at once
+  double work = 0, gpu_fill = 0;
+  for (std::size_t r = 0; r < rnas.size(); ++r) {
+    const double n = static_cast<double>(rnas[r].size());
     work += n * n * n / 6;  // the splits of every cell
+    const gdp::fold::Engine e = engine_of(rnas[r]);
+    if (!chosen && e == gdp::fold::Engine::cpu2) {
+      one_thread.push_back(r);
+      continue;
+    }
+    double fill = 0;
+    structures[r] = gdp::fold::fold_rna(rnas[r], rules, e, threads, device, &fill);
+    if (e == gdp::fold::Engine::gpu) gpu_fill += fill;
   }
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+  for (std::size_t x = 0; x < one_thread.size(); ++x)
+    structures[one_thread[x]] = gdp::fold::fold_rna(rnas[one_thread[x]], rules, gdp::fold::Engine::cpu2, 1);
   report.add_phase("compute", timer.seconds());
+  if (gpu_fill > 0) report.gpu.push_back({"fill_seconds", gpu_fill});  // device time, part of compute
 
   timer.restart();
   gdp::OutputFile out(common.output);
@@ -100,8 +129,8 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   report.add_phase("write", timer.seconds());
 
   if (!common.report.empty()) {
-    report.backend = std::string(gdp::fold::to_string(engine));
-    report.device = gdp::cpu_name();
+    report.backend = chosen ? std::string(gdp::fold::to_string(asked)) : choice.use_gpu ? "gpu+cpu2" : "omp2+cpu2";
+    report.device = choice.use_gpu ? choice.gpu.name : gdp::cpu_name();
     report.threads = threads;
     report.inputs = {{"records", static_cast<double>(rnas.size())},
                      {"bases", static_cast<double>(file.total_residues())}};
@@ -122,7 +151,9 @@ int main(int argc, char** argv) {
   app.add_option("--format", o.format, "dotbracket | bpseq | ct | tsv | json")->capture_default_str();
   app.add_option("--min-loop", o.min_loop, "Unpaired bases inside a hairpin, at least")->capture_default_str();
   app.add_flag("--no-gu", o.no_gu, "No G-U wobble pairs");
-  app.add_option("--engine", o.engine, "cpu1 | cpu2 | omp2 (default: omp2, or cpu2 on one thread)");
+  app.add_option("--engine", o.engine,
+                 "cpu1 | cpu2 | omp2 | gpu for every record (default: gpu from 512 bases where a GPU is found, "
+                 "omp2 on the CPU, cpu2 for short records many at once)");
   gdp::app::add_common_options(app, common);
   return gdp::app::tool_main(tool, app, argc, argv, common, [&] { run(o, common); });
 }

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "cli_run.hpp"
+#include "gpu_test.hpp"
 #include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
@@ -59,6 +60,7 @@ TEST_CASE("gpu-fold: bad input is one line, exit 2, and no output file", "[cli][
       {{box.path("missing.fa")}, "missing.fa"},
       {{"--format", "vienna", good}, "unknown format"},
       {{"--engine", "gpu9", good}, "unknown engine"},
+      {{"--engine", "gpu", good}, "--engine gpu needs a GPU"},
       {{"--min-loop", "-1", good}, "--min-loop"},
   };
   for (const Case& c : cases) {
@@ -71,4 +73,25 @@ TEST_CASE("gpu-fold: bad input is one line, exit 2, and no output file", "[cli][
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     CHECK_FALSE(fs::exists(box.path("out.txt")));
   }
+}
+
+TEST_CASE("gpu-fold on the GPU: long records there, short ones on the CPU, as --cpu folds them", "[cli][fold][gpu]") {
+  if (gdp::test::skip_without_gpu()) return;
+  Sandbox box;
+  std::string fasta;
+  unsigned x = 12345;
+  for (int record = 0; record < 40; ++record) {  // one record of 1,300 bases, 39 short ones
+    const int length = record == 7 ? 1300 : 20 + record * 7;
+    fasta += ">r" + std::to_string(record) + "\n";
+    for (int i = 0; i < length; ++i) fasta += "ACGU"[(x = x * 1103515245u + 12345u) >> 30];
+    fasta += "\n";
+  }
+  const std::string in = box.write("many.fa", fasta);
+  const auto gpu = gdp::test::run_program(GPU_FOLD_EXE, {"--format", "tsv", "--report", box.path("r.json"), in}, box.dir());
+  INFO(gpu.err);
+  REQUIRE(gpu.status == 0);
+  const auto cpu = box.run({"--format", "tsv", in});
+  REQUIRE(cpu.status == 0);
+  CHECK(gpu.out == cpu.out);
+  CHECK_THAT(box.read("r.json"), Contains("fill_seconds") && Contains("gpu+cpu2"));
 }

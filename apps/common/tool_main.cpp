@@ -31,16 +31,6 @@ std::string command_line(int argc, char** argv) {
   return s;
 }
 
-void run_on_cpu_for_now(const std::string& tool, const CommonOptions& common) {
-  const auto choice = choose_device(common.cpu, common.device);
-  if (choice.use_gpu) {
-    if (common.device) throw InputError("--device: this version of " + tool + " has no GPU path yet; use --cpu");
-    spdlog::info("this version of {} has no GPU path yet; running on the CPU", tool);
-  } else if (!choice.reason.empty()) {
-    spdlog::info("{}", choice.reason);
-  }
-}
-
 int tool_main(const std::string& tool, CLI::App& app, int argc, char** argv, const CommonOptions& common,
               const std::function<void()>& body) {
   init_logging(tool, 0);

@@ -26,10 +26,6 @@ void add_common_options(CLI::App& app, CommonOptions& options);
 // The command line as one string (for @PG and report headers).
 std::string command_line(int argc, char** argv);
 
-// For a tool whose GPU path is still to come: refuses an explicit --device
-// (InputError), says once on stderr that it runs on the CPU, and returns.
-void run_on_cpu_for_now(const std::string& tool, const CommonOptions& common);
-
 // Parses, then runs `body`. InputError and usage errors exit 2, RunError and
 // anything unexpected exit 1, each with one line "TOOL: error: ...".
 int tool_main(const std::string& tool, CLI::App& app, int argc, char** argv, const CommonOptions& common,

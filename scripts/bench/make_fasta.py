@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Writes a random FASTA record, or a mutated copy of one, for benchmarks.
 
-  make_fasta.py random  --alphabet dna|protein --length N --seed S --name ID > out.fa
+  make_fasta.py random  --alphabet dna|rna|protein --length N --seed S --name ID > out.fa
   make_fasta.py mutate  --input in.fa --rate R --seed S --name ID > out.fa
 """
 import argparse
 import random
 
-LETTERS = {"dna": "ACGT", "protein": "ACDEFGHIKLMNPQRSTVWY"}
+LETTERS = {"dna": "ACGT", "rna": "ACGU", "protein": "ACDEFGHIKLMNPQRSTVWY"}
 
 
 def read_fasta(path):

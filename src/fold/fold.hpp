@@ -13,8 +13,9 @@ struct Rules {
   int min_loop = 3;  // unpaired bases inside a hairpin, at least
 };
 
-// Which implementation fills the matrix. CPU1 is the oracle.
-enum class Engine { cpu1, cpu2, omp2 };
+// Which implementation fills the matrix. CPU1 is the oracle; gpu is the
+// blocked algorithm on the GPU (cuda/nussinov_gpu.cu).
+enum class Engine { cpu1, cpu2, omp2, gpu };
 Engine parse_engine(std::string_view name);  // throws InputError
 std::string_view to_string(Engine e);
 
@@ -28,7 +29,10 @@ struct Structure {
 bool can_pair(char a, char b, const Rules& rules);
 
 // An optimal structure of `rna` (upper case A, C, G, U). Throws InputError
-// for any other letter.
-Structure fold_rna(std::string_view rna, const Rules& rules, Engine engine = Engine::cpu1, int threads = 1);
+// for any other letter; with Engine::gpu, RunError when it does not fit in
+// the device's memory or CUDA fails. `fill_seconds`, when given, gets the
+// time the matrix took to fill (device time on the GPU).
+Structure fold_rna(std::string_view rna, const Rules& rules, Engine engine = Engine::cpu1, int threads = 1,
+                   int device = 0, double* fill_seconds = nullptr);
 
 }  // namespace gdp::fold

@@ -4,6 +4,7 @@
 // floats, and Strassen's and Winograd's recursion (recursive.hpp) on the
 // device. Plain C++: no CUDA types. Builds without CUDA throw RunError.
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -43,5 +44,13 @@ std::size_t gpu_free_memory(int device);
 template <class T>
 std::vector<Matrix<T>> multiply_gpu(const std::vector<Matrix<T>>& a, const std::vector<Matrix<T>>& b,
                                     const GpuRequest& request, double& seconds);
+
+// The classical kernel on int32 matrices already on the device (row-major,
+// row strides ld*, `batch` products stride_* elements apart), on the
+// default stream: for engines that keep their matrices on the GPU, such as
+// gpu-fold's blocked Nussinov. Throws RunError when the launch fails.
+void multiply_device_i32(Semiring s, const std::int32_t* a, const std::int32_t* b, std::int32_t* c, std::int64_t m,
+                         std::int64_t k, std::int64_t n, std::int64_t lda, std::int64_t ldb, std::int64_t ldc,
+                         std::int64_t batch, std::int64_t stride_a, std::int64_t stride_b, std::int64_t stride_c);
 
 }  // namespace gdp::semiring

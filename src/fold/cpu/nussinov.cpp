@@ -13,7 +13,9 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/timer.hpp"
 #include "fold/fold.hpp"
+#include "fold/table.hpp"
 
 namespace gdp::fold {
 
@@ -21,7 +23,8 @@ Engine parse_engine(std::string_view name) {
   if (name == "cpu1") return Engine::cpu1;
   if (name == "cpu2") return Engine::cpu2;
   if (name == "omp2") return Engine::omp2;
-  throw InputError("unknown engine '" + std::string(name) + "' (use cpu1, cpu2 or omp2)");
+  if (name == "gpu") return Engine::gpu;
+  throw InputError("unknown engine '" + std::string(name) + "' (use cpu1, cpu2, omp2 or gpu)");
 }
 
 std::string_view to_string(Engine e) {
@@ -29,6 +32,7 @@ std::string_view to_string(Engine e) {
     case Engine::cpu1: return "cpu1";
     case Engine::cpu2: return "cpu2";
     case Engine::omp2: return "omp2";
+    case Engine::gpu: return "gpu";
   }
   return "?";
 }
@@ -40,14 +44,9 @@ bool can_pair(char a, char b, const Rules& rules) {
 
 namespace {
 
-// The filled matrix: c[i * n + j] = C(i, j) for j >= i (0-based, inclusive).
-struct Table {
-  std::int64_t n = 0;
-  std::vector<int> c;
-  int at(std::int64_t i, std::int64_t j) const { return j <= i ? 0 : c[static_cast<std::size_t>(i * n + j)]; }
-};
+}  // namespace
 
-Table fill(std::string_view s, const Rules& r, Engine engine, int threads) {
+Table fill_cpu(std::string_view s, const Rules& r, Engine engine, int threads) {
   Table t;
   t.n = static_cast<std::int64_t>(s.size());
   const std::int64_t n = t.n;
@@ -78,6 +77,8 @@ Table fill(std::string_view s, const Rules& r, Engine engine, int threads) {
   return t;
 }
 
+namespace {
+
 // An optimal structure of [i, j], traced back with an explicit stack.
 void trace(const Table& t, std::string_view s, const Rules& r, Structure& out) {
   std::vector<std::pair<std::int64_t, std::int64_t>> todo;
@@ -104,13 +105,18 @@ void trace(const Table& t, std::string_view s, const Rules& r, Structure& out) {
 
 }  // namespace
 
-Structure fold_rna(std::string_view rna, const Rules& rules, Engine engine, int threads) {
+Structure fold_rna(std::string_view rna, const Rules& rules, Engine engine, int threads, int device,
+                   double* fill_seconds) {
   for (std::size_t i = 0; i < rna.size(); ++i)
     if (rna[i] != 'A' && rna[i] != 'C' && rna[i] != 'G' && rna[i] != 'U')
       throw InputError("letter '" + std::string(1, rna[i]) + "' at position " + std::to_string(i + 1) +
                        " is not an RNA base (A, C, G, U; T is read as U)");
   if (rules.min_loop < 0) throw InputError("--min-loop takes 0 or more");
-  const Table t = fill(rna, rules, engine, threads);
+  double seconds = 0;
+  Timer timer;
+  const Table t = engine == Engine::gpu ? fill_gpu(rna, rules, device, seconds) : fill_cpu(rna, rules, engine, threads);
+  if (engine != Engine::gpu) seconds = timer.seconds();
+  if (fill_seconds) *fill_seconds = seconds;
   Structure out;
   out.partner.assign(rna.size(), -1);
   out.pairs = t.n > 1 ? t.at(0, t.n - 1) : 0;

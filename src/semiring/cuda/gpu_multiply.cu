@@ -200,6 +200,12 @@ struct CublasHandle {
 }  // namespace
 
 
+void multiply_device_i32(Semiring s, const std::int32_t* a, const std::int32_t* b, std::int32_t* c, std::int64_t m,
+                         std::int64_t k, std::int64_t n, std::int64_t lda, std::int64_t ldb, std::int64_t ldc,
+                         std::int64_t batch, std::int64_t stride_a, std::int64_t stride_b, std::int64_t stride_c) {
+  launch_classic(s, a, b, c, m, k, n, lda, ldb, ldc, batch, stride_a, stride_b, stride_c);
+}
+
 std::size_t gpu_free_memory(int device) {
   cuda::check(cudaSetDevice(device), "cudaSetDevice");
   std::size_t free_bytes = 0, total_bytes = 0;

@@ -4,6 +4,12 @@
 
 namespace gdp::semiring {
 
+void multiply_device_i32(Semiring, const std::int32_t*, const std::int32_t*, std::int32_t*, std::int64_t, std::int64_t,
+                         std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t,
+                         std::int64_t, std::int64_t) {
+  throw RunError("this build of gpu-dp has no CUDA: use --cpu");
+}
+
 std::size_t gpu_free_memory(int) { throw RunError("this build of gpu-dp has no CUDA: use --cpu"); }
 
 template <class T>

@@ -1,0 +1,139 @@
+// Nussinov on the GPU: the blocked algorithm of the dissertation's section
+// 7.2. The upper triangle of C is cut into 128 x 128 blocks (the classical
+// max-plus kernel's tile) and filled one diagonal of blocks at a time.
+//
+// For block (I, J), J = I + d, the split max over k in C(i,j) =
+// max(C(i+1,j-1) + 1, max_k C(i,k) + C(k+1,j)) falls into three parts:
+//   - k in the blocks strictly between I and J: a max-plus product of the
+//     row block I, columns (I+1)B .. JB-1, with the rows (I+1)B+1 .. JB of
+//     column block J. Those rows, one lower than k, are the same matrix seen
+//     one row down, so no shifted copy is kept. One batched launch of
+//     src/semiring's kernel computes this part for every block of the
+//     diagonal (d >= 2), straight into the blocks;
+//   - k in block I and k in block J: they need cells of the block itself.
+//     One thread block a block finishes it in shared memory by its
+//     anti-diagonals, from the bottom-left corner, reading the finished
+//     blocks (I, I), (J, J) and (I+1, J) from device memory.
+// The diagonal blocks (d = 0) are finished alone the same way. The
+// sequence is padded to a multiple of 128 with a letter that never pairs,
+// which leaves C(0, n-1) and every cell of the real sequence unchanged.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/cuda_check.hpp"
+#include "core/error.hpp"
+#include "fold/table.hpp"
+#include "semiring/gpu.hpp"
+
+namespace gdp::fold {
+namespace {
+
+constexpr int kB = 128;
+constexpr std::uint8_t kNone = 4;  // the padding letter
+
+__device__ __forceinline__ bool pairs(std::uint8_t a, std::uint8_t b, bool gu) {
+  // A 0, C 1, G 2, U 3
+  const int x = min(a, b), y = max(a, b);
+  return (x == 0 && y == 3) || (x == 1 && y == 2) || (gu && x == 2 && y == 3);
+}
+
+// Finishes block (I, I + d) for I = blockIdx.x; kB threads, thread r on
+// row r of the block's current anti-diagonal. c holds the bulk part of
+// every cell of the block already when d >= 2.
+__global__ void __launch_bounds__(kB) finish_blocks(int* __restrict__ c, long long n, const std::uint8_t* seq, int d,
+                                                    int min_loop, bool gu) {
+  extern __shared__ int cur_bytes[];
+  int (*cur)[kB + 1] = reinterpret_cast<int (*)[kB + 1]>(cur_bytes);
+  const long long i0 = static_cast<long long>(blockIdx.x) * kB, j0 = i0 + static_cast<long long>(d) * kB;
+  const int r = static_cast<int>(threadIdx.x);
+  for (int row = 0; row < kB; ++row) cur[row][r] = d >= 2 ? c[(i0 + row) * n + j0 + r] : 0;
+  __syncthreads();
+  // A finished cell outside this block (zero on and below the main diagonal).
+  auto at = [&](long long i, long long j) { return j <= i ? 0 : __ldg(&c[i * n + j]); };
+
+  for (int s = d == 0 ? 1 : -(kB - 1); s < kB; ++s) {
+    const int col = r + s;
+    if (col >= 0 && col < kB) {
+      const long long i = i0 + r, j = j0 + col;
+      int best = cur[r][col];
+      if (j - i > min_loop && pairs(seq[i], seq[j], gu)) {
+        const int inner = r + 1 < kB && col >= 1 ? cur[r + 1][col - 1] : at(i + 1, j - 1);
+        best = max(best, inner + 1);
+      }
+      if (d == 0) {  // every split inside the block: C(i,k) + C(k+1,j), k = i .. j-1
+        for (int k = r; k < col; ++k) best = max(best, cur[r][k] + cur[k + 1][col]);
+      } else {
+        // k in block I: C(i,k) from block (I, I); C(k+1, j) from this block's
+        // column below row r, or row 0 of block (I+1, J) past its end.
+        for (int k = r; k < kB - 1; ++k) best = max(best, at(i, i0 + k) + cur[k + 1][col]);
+        best = max(best, at(i, i0 + kB - 1) + at(i0 + kB, j));
+        // k in block J: C(i,k) from this block's row left of col; C(k+1, j)
+        // from block (J, J).
+        for (int k = 0; k < col; ++k) best = max(best, cur[r][k] + at(j0 + k + 1, j));
+      }
+      cur[r][col] = best;
+    }
+    __syncthreads();
+  }
+  for (int row = 0; row < kB; ++row) c[(i0 + row) * n + j0 + r] = cur[row][r];
+}
+
+}  // namespace
+
+Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& seconds) {
+  const long long n = static_cast<long long>(rna.size());
+  Table t;
+  t.n = n;
+  t.c.assign(static_cast<std::size_t>(n * n), 0);
+  seconds = 0;
+  if (n < 2) return t;
+  const long long blocks = (n + kB - 1) / kB, padded = blocks * kB;
+
+  cuda::check(cudaSetDevice(device), "cudaSetDevice");
+  std::size_t free_bytes = 0, total_bytes = 0;
+  cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  const double need = static_cast<double>(padded) * static_cast<double>(padded) * sizeof(int) + static_cast<double>(padded);
+  if (need > static_cast<double>(free_bytes)) {
+    const long long fits = static_cast<long long>(std::sqrt(static_cast<double>(free_bytes) / sizeof(int))) / kB * kB - kB;
+    throw RunError("a sequence of " + std::to_string(n) + " bases needs " + std::to_string(static_cast<long long>(need / (1 << 20))) +
+                   " MiB of GPU memory; " + std::to_string(free_bytes >> 20) + " MiB are free, enough for about " +
+                   std::to_string(std::max(fits, 0LL)) + " bases");
+  }
+
+  std::vector<std::uint8_t> codes(static_cast<std::size_t>(padded), kNone);
+  for (long long i = 0; i < n; ++i) {
+    const char b = rna[static_cast<std::size_t>(i)];
+    codes[static_cast<std::size_t>(i)] = b == 'A' ? 0 : b == 'C' ? 1 : b == 'G' ? 2 : 3;
+  }
+  cuda::DeviceArray<int> c;
+  cuda::DeviceArray<std::uint8_t> seq;
+  c.reserve(static_cast<std::size_t>(padded * padded), "cudaMalloc (the folding matrix)");
+  seq.reserve(static_cast<std::size_t>(padded));
+  cuda::check(cudaMemcpy(seq.get(), codes.data(), codes.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
+  cuda::check(cudaMemset(c.get(), 0, static_cast<std::size_t>(padded * padded) * sizeof(int)), "cudaMemset");
+  const std::size_t shared = sizeof(int) * kB * (kB + 1);
+  cuda::check(cudaFuncSetAttribute(finish_blocks, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
+              "cudaFuncSetAttribute");
+
+  cuda::KernelTimer timer;
+  timer.start();
+  const long long stride = kB * padded + kB;  // from block (I, J) to (I+1, J+1)
+  for (long long d = 0; d < blocks; ++d) {
+    if (d >= 2)  // the blocks strictly between: one batched max-plus product
+      semiring::multiply_device_i32(semiring::Semiring::max_plus, c.get() + kB, c.get() + (kB + 1) * padded + d * kB,
+                                    c.get() + d * kB, kB, (d - 1) * kB, kB, padded, padded, padded, blocks - d, stride,
+                                    stride, stride);
+    finish_blocks<<<static_cast<unsigned>(blocks - d), kB, shared>>>(c.get(), padded, seq.get(), static_cast<int>(d),
+                                                                      rules.min_loop, rules.gu);
+    cuda::check(cudaGetLastError(), "finish_blocks");
+  }
+  seconds = timer.stop_seconds();
+  cuda::check(cudaMemcpy2D(t.c.data(), static_cast<std::size_t>(n) * sizeof(int), c.get(),
+                           static_cast<std::size_t>(padded) * sizeof(int), static_cast<std::size_t>(n) * sizeof(int),
+                           static_cast<std::size_t>(n), cudaMemcpyDeviceToHost),
+              "cudaMemcpy2D");
+  return t;
+}
+
+}  // namespace gdp::fold

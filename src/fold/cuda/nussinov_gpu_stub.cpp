@@ -1,0 +1,11 @@
+// Builds without CUDA: gpu-fold folds on the CPU only.
+#include "core/error.hpp"
+#include "fold/table.hpp"
+
+namespace gdp::fold {
+
+Table fill_gpu(std::string_view, const Rules&, int, double&) {
+  throw RunError("this build of gpu-dp has no CUDA: use --cpu");
+}
+
+}  // namespace gdp::fold

@@ -1,0 +1,65 @@
+// gpu-fold's GPU engine: every cell of its filled matrix equals CPU2's, on
+// lengths around the 128-base block and across several diagonals of
+// blocks, every --min-loop, with and without G-U; and the structures it
+// gives are the oracle's. [gpu]: skipped without a GPU (gpu_test.hpp).
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <string>
+
+#include "fold/fold.hpp"
+#include "fold/table.hpp"
+#include "gpu_test.hpp"
+
+using namespace gdp;
+using namespace gdp::fold;
+
+namespace {
+
+std::string random_rna(std::mt19937& rng, std::size_t n, bool gc_rich) {
+  std::uniform_int_distribution<int> d(0, gc_rich ? 5 : 3);
+  std::string s(n, 'A');
+  for (auto& c : s) c = "ACGUGC"[d(rng)];
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("GPU Nussinov fills every cell as the CPU does", "[gpu][fold]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(17);
+  int round = 0;
+  for (std::size_t n : {0, 1, 2, 5, 97, 127, 128, 129, 255, 256, 257, 383, 384, 385, 509, 640, 1021, 1500})
+    for (int min_loop : {0, 1, 3, 4}) {
+      ++round;
+      const std::string s = random_rna(rng, n, round % 3 == 0);
+      const Rules r{round % 2 == 0, min_loop};
+      INFO("n " << n << " min loop " << min_loop << " gu " << r.gu);
+      double seconds = 0;
+      const Table gpu = fill_gpu(s, r, 0, seconds);
+      const Table cpu = fill_cpu(s, r, Engine::omp2, 4);
+      REQUIRE(gpu.n == cpu.n);
+      for (std::size_t i = 0; i < s.size(); ++i)
+        for (std::size_t j = i + 1; j < s.size(); ++j) {
+          INFO("cell " << i << ", " << j);
+          REQUIRE(gpu.at(static_cast<std::int64_t>(i), static_cast<std::int64_t>(j)) ==
+                  cpu.at(static_cast<std::int64_t>(i), static_cast<std::int64_t>(j)));
+        }
+      const Structure a = fold_rna(s, r, Engine::gpu), b = fold_rna(s, r, Engine::cpu2);
+      REQUIRE(a.pairs == b.pairs);
+      REQUIRE(a.dot_bracket == b.dot_bracket);
+    }
+}
+
+TEST_CASE("GPU Nussinov on a longer RNA equals OMP2", "[gpu][fold]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(18);
+  const std::string s = random_rna(rng, 4000, true);
+  const Rules r{true, 3};
+  double seconds = 0;
+  const Structure gpu = fold_rna(s, r, Engine::gpu, 1, 0, &seconds);
+  const Structure cpu = fold_rna(s, r, Engine::omp2, 8);
+  REQUIRE(gpu.pairs == cpu.pairs);
+  REQUIRE(gpu.dot_bracket == cpu.dot_bracket);
+  REQUIRE(seconds > 0);
+}
