@@ -28,11 +28,16 @@ struct Structure {
 // Whether bases a and b (upper case A, C, G, U) may pair under `rules`.
 bool can_pair(char a, char b, const Rules& rules);
 
+// Where a fold's time went: filling the matrix (device time on the GPU,
+// which the table's copy back is not part of) and the traceback.
+struct FoldTiming {
+  double fill_seconds = 0, trace_seconds = 0;
+};
+
 // An optimal structure of `rna` (upper case A, C, G, U). Throws InputError
 // for any other letter; with Engine::gpu, RunError when it does not fit in
-// the device's memory or CUDA fails. `fill_seconds`, when given, gets the
-// time the matrix took to fill (device time on the GPU).
+// the device's memory or CUDA fails.
 Structure fold_rna(std::string_view rna, const Rules& rules, Engine engine = Engine::cpu1, int threads = 1,
-                   int device = 0, double* fill_seconds = nullptr);
+                   int device = 0, FoldTiming* timing = nullptr);
 
 }  // namespace gdp::fold

@@ -1,7 +1,9 @@
 #pragma once
 // The filled Nussinov matrix, shared by the CPU engines (cpu/nussinov.cpp),
 // the GPU engine (cuda/nussinov_gpu.cu) and the traceback.
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -9,10 +11,17 @@
 
 namespace gdp::fold {
 
-// c[i * n + j] = C(i, j) for j > i (0-based, inclusive); C(i, j) = 0 for j <= i.
+// c[i * n + j] = C(i, j) for j > i (0-based, inclusive); C(i, j) = 0 for j <= i,
+// and those cells are never read. Not zeroed when made: n = 100,000 is 40 GB.
 struct Table {
   std::int64_t n = 0;
-  std::vector<int> c;
+  std::unique_ptr<int[]> c;
+  static Table of_size(std::int64_t n) {
+    Table t;
+    t.n = n;
+    t.c.reset(new int[static_cast<std::size_t>(std::max<std::int64_t>(n * n, 1))]);
+    return t;
+  }
   int at(std::int64_t i, std::int64_t j) const { return j <= i ? 0 : c[static_cast<std::size_t>(i * n + j)]; }
 };
 

@@ -47,12 +47,10 @@ namespace {
 }  // namespace
 
 Table fill_cpu(std::string_view s, const Rules& r, Engine engine, int threads) {
-  Table t;
-  t.n = static_cast<std::int64_t>(s.size());
+  Table t = Table::of_size(static_cast<std::int64_t>(s.size()));
   const std::int64_t n = t.n;
-  t.c.assign(static_cast<std::size_t>(n * n), 0);
   std::vector<int> tr;  // CPU2, OMP2: tr[j * n + i] = C(i, j)
-  if (engine != Engine::cpu1) tr.assign(t.c.size(), 0);
+  if (engine != Engine::cpu1) tr.assign(static_cast<std::size_t>(n * n), 0);
   for (std::int64_t d = 1; d < n; ++d) {
     const auto cell = [&](std::int64_t i) {
       const std::int64_t j = i + d;
@@ -106,7 +104,7 @@ void trace(const Table& t, std::string_view s, const Rules& r, Structure& out) {
 }  // namespace
 
 Structure fold_rna(std::string_view rna, const Rules& rules, Engine engine, int threads, int device,
-                   double* fill_seconds) {
+                   FoldTiming* timing) {
   for (std::size_t i = 0; i < rna.size(); ++i)
     if (rna[i] != 'A' && rna[i] != 'C' && rna[i] != 'G' && rna[i] != 'U')
       throw InputError("letter '" + std::string(1, rna[i]) + "' at position " + std::to_string(i + 1) +
@@ -116,11 +114,13 @@ Structure fold_rna(std::string_view rna, const Rules& rules, Engine engine, int 
   Timer timer;
   const Table t = engine == Engine::gpu ? fill_gpu(rna, rules, device, seconds) : fill_cpu(rna, rules, engine, threads);
   if (engine != Engine::gpu) seconds = timer.seconds();
-  if (fill_seconds) *fill_seconds = seconds;
+  if (timing) timing->fill_seconds = seconds;
+  timer.restart();
   Structure out;
   out.partner.assign(rna.size(), -1);
   out.pairs = t.n > 1 ? t.at(0, t.n - 1) : 0;
   trace(t, rna, rules, out);
+  if (timing) timing->trace_seconds = timer.seconds();
   out.dot_bracket.assign(rna.size(), '.');
   for (std::size_t i = 0; i < rna.size(); ++i)
     if (out.partner[i] > static_cast<int>(i)) out.dot_bracket[i] = '(', out.dot_bracket[static_cast<std::size_t>(out.partner[i])] = ')';

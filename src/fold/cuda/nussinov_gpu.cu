@@ -12,8 +12,8 @@
 //     diagonal (d >= 2), straight into the blocks;
 //   - k in block I and k in block J: they need cells of the block itself.
 //     One thread block a block finishes it in shared memory by its
-//     anti-diagonals, from the bottom-left corner, reading the finished
-//     blocks (I, I), (J, J) and (I+1, J) from device memory.
+//     anti-diagonals, from the bottom-left corner, with copies of the
+//     finished blocks (I, I) and (J, J) and of row 0 of (I+1, J) beside it.
 // The diagonal blocks (d = 0) are finished alone the same way. The
 // sequence is padded to a multiple of 128 with a letter that never pairs,
 // which leaves C(0, n-1) and every cell of the real sequence unchanged.
@@ -40,17 +40,30 @@ __device__ __forceinline__ bool pairs(std::uint8_t a, std::uint8_t b, bool gu) {
 
 // Finishes block (I, I + d) for I = blockIdx.x; kB threads, thread r on
 // row r of the block's current anti-diagonal. c holds the bulk part of
-// every cell of the block already when d >= 2.
+// every cell of the block already when d >= 2. The block, the finished
+// diagonal blocks (I, I) and (J, J), and row 0 of block (I+1, J) are read
+// into shared memory first.
+using Tile = int[kB][kB + 1];  // a row of padding keeps column reads free of bank conflicts
+constexpr std::size_t kFinishShared = 3 * sizeof(Tile) + kB * sizeof(int);
+
 __global__ void __launch_bounds__(kB) finish_blocks(int* __restrict__ c, long long n, const std::uint8_t* seq, int d,
                                                     int min_loop, bool gu) {
-  extern __shared__ int cur_bytes[];
-  int (*cur)[kB + 1] = reinterpret_cast<int (*)[kB + 1]>(cur_bytes);
+  extern __shared__ int shared_ints[];
+  Tile& cur = *reinterpret_cast<Tile*>(shared_ints);
+  Tile& left = *reinterpret_cast<Tile*>(shared_ints + kB * (kB + 1));       // block (I, I)
+  Tile& below = *reinterpret_cast<Tile*>(shared_ints + 2 * kB * (kB + 1));  // block (J, J)
+  int* next_row = shared_ints + 3 * kB * (kB + 1);                          // row 0 of block (I+1, J)
   const long long i0 = static_cast<long long>(blockIdx.x) * kB, j0 = i0 + static_cast<long long>(d) * kB;
   const int r = static_cast<int>(threadIdx.x);
-  for (int row = 0; row < kB; ++row) cur[row][r] = d >= 2 ? c[(i0 + row) * n + j0 + r] : 0;
+  for (int row = 0; row < kB; ++row) {
+    cur[row][r] = d >= 2 ? c[(i0 + row) * n + j0 + r] : 0;
+    if (d >= 1) {
+      left[row][r] = c[(i0 + row) * n + i0 + r];
+      below[row][r] = c[(j0 + row) * n + j0 + r];
+    }
+  }
+  if (d >= 1) next_row[r] = c[(i0 + kB) * n + j0 + r];
   __syncthreads();
-  // A finished cell outside this block (zero on and below the main diagonal).
-  auto at = [&](long long i, long long j) { return j <= i ? 0 : __ldg(&c[i * n + j]); };
 
   for (int s = d == 0 ? 1 : -(kB - 1); s < kB; ++s) {
     const int col = r + s;
@@ -58,7 +71,9 @@ __global__ void __launch_bounds__(kB) finish_blocks(int* __restrict__ c, long lo
       const long long i = i0 + r, j = j0 + col;
       int best = cur[r][col];
       if (j - i > min_loop && pairs(seq[i], seq[j], gu)) {
-        const int inner = r + 1 < kB && col >= 1 ? cur[r + 1][col - 1] : at(i + 1, j - 1);
+        // C(i+1, j-1): in this block, or in a block of an earlier diagonal
+        // (zero on and below the main diagonal).
+        const int inner = r + 1 < kB && col >= 1 ? cur[r + 1][col - 1] : (j - 1 <= i + 1 ? 0 : c[(i + 1) * n + j - 1]);
         best = max(best, inner + 1);
       }
       if (d == 0) {  // every split inside the block: C(i,k) + C(k+1,j), k = i .. j-1
@@ -66,11 +81,13 @@ __global__ void __launch_bounds__(kB) finish_blocks(int* __restrict__ c, long lo
       } else {
         // k in block I: C(i,k) from block (I, I); C(k+1, j) from this block's
         // column below row r, or row 0 of block (I+1, J) past its end.
-        for (int k = r; k < kB - 1; ++k) best = max(best, at(i, i0 + k) + cur[k + 1][col]);
-        best = max(best, at(i, i0 + kB - 1) + at(i0 + kB, j));
+#pragma unroll 4
+        for (int k = r; k < kB - 1; ++k) best = max(best, left[r][k] + cur[k + 1][col]);
+        best = max(best, left[r][kB - 1] + next_row[col]);
         // k in block J: C(i,k) from this block's row left of col; C(k+1, j)
         // from block (J, J).
-        for (int k = 0; k < col; ++k) best = max(best, cur[r][k] + at(j0 + k + 1, j));
+#pragma unroll 4
+        for (int k = 0; k < col; ++k) best = max(best, cur[r][k] + below[k + 1][col]);
       }
       cur[r][col] = best;
     }
@@ -83,11 +100,8 @@ __global__ void __launch_bounds__(kB) finish_blocks(int* __restrict__ c, long lo
 
 Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& seconds) {
   const long long n = static_cast<long long>(rna.size());
-  Table t;
-  t.n = n;
-  t.c.assign(static_cast<std::size_t>(n * n), 0);
   seconds = 0;
-  if (n < 2) return t;
+  if (n < 2) return Table::of_size(n);
   const long long blocks = (n + kB - 1) / kB, padded = blocks * kB;
 
   cuda::check(cudaSetDevice(device), "cudaSetDevice");
@@ -112,7 +126,7 @@ Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& sec
   seq.reserve(static_cast<std::size_t>(padded));
   cuda::check(cudaMemcpy(seq.get(), codes.data(), codes.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
   cuda::check(cudaMemset(c.get(), 0, static_cast<std::size_t>(padded * padded) * sizeof(int)), "cudaMemset");
-  const std::size_t shared = sizeof(int) * kB * (kB + 1);
+  const std::size_t shared = kFinishShared;
   cuda::check(cudaFuncSetAttribute(finish_blocks, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
               "cudaFuncSetAttribute");
 
@@ -129,7 +143,8 @@ Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& sec
     cuda::check(cudaGetLastError(), "finish_blocks");
   }
   seconds = timer.stop_seconds();
-  cuda::check(cudaMemcpy2D(t.c.data(), static_cast<std::size_t>(n) * sizeof(int), c.get(),
+  Table t = Table::of_size(n);
+  cuda::check(cudaMemcpy2D(t.c.get(), static_cast<std::size_t>(n) * sizeof(int), c.get(),
                            static_cast<std::size_t>(padded) * sizeof(int), static_cast<std::size_t>(n) * sizeof(int),
                            static_cast<std::size_t>(n), cudaMemcpyDeviceToHost),
               "cudaMemcpy2D");
