@@ -111,7 +111,12 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
       continue;
     }
     gdp::fold::FoldTiming timing;
-    structures[r] = gdp::fold::fold_rna(rnas[r], rules, e, threads, device, &timing);
+    try {
+      structures[r] = gdp::fold::fold_rna(rnas[r], rules, e, threads, device, &timing);
+    } catch (const gdp::InputError& error) {  // too long for the device: name the record
+      throw gdp::InputError(file.display_name(), file.line_of(r, 0),
+                            "record '" + file.records[r].id + "': " + error.what());
+    }
     if (e == gdp::fold::Engine::gpu) gpu_fill += timing.fill_seconds;
     trace += timing.trace_seconds;
   }

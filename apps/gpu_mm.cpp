@@ -271,15 +271,16 @@ void run_typed(const MmOptions& o, const gdp::app::CommonOptions& common, sr::Se
   gdp::Timer timer;
   std::vector<sr::Matrix<T>> as, bs;
   const std::string a_name = o.a_path.empty() ? "A" : o.a_path, b_name = o.b_path.empty() ? "B" : o.b_path;
-  // Out of device memory: one line naming the inputs, exit status 1, before
-  // any random input is made.
+  // Too large for the device's memory: one line naming the inputs, exit
+  // status 2, before any random input is made. (Running out of memory
+  // later, in a recursion's temporaries, is exit status 1.)
   const std::string inputs = o.a_path.empty() ? "the random inputs" : o.a_path + " and " + o.b_path;
   auto check_fits = [&](std::int64_t m, std::int64_t k, std::int64_t n, std::int64_t batch) {
     if (!gpu) return;
     const double need = static_cast<double>(batch) * static_cast<double>(m * k + k * n + m * n) * sizeof(T);
     const std::size_t free_bytes = sr::gpu_free_memory(device);
     if (need > static_cast<double>(free_bytes))
-      throw gdp::RunError(inputs + ": the product needs " + std::to_string(static_cast<long long>(need / (1 << 20))) +
+      throw gdp::InputError(inputs + ": the product needs " + std::to_string(static_cast<long long>(need / (1 << 20))) +
                           " MiB of GPU memory; " + std::to_string(free_bytes >> 20) + " MiB are free");
   };
   if (!o.a_path.empty()) {
@@ -316,6 +317,8 @@ void run_typed(const MmOptions& o, const gdp::app::CommonOptions& common, sr::Se
         last = std::move(sr::multiply_gpu(as, bs, algo.request, seconds).back());
       } catch (const gdp::RunError& e) {  // name the inputs
         throw gdp::RunError(inputs + ": " + algo.name + ": " + e.what());
+      } catch (const gdp::InputError& e) {
+        throw gdp::InputError(inputs + ": " + algo.name + ": " + e.what());
       }
     } else {
       for (std::size_t i = 0; i < as.size(); ++i)

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "fold/fold.hpp"
+#include "core/error.hpp"
 #include "fold/table.hpp"
 #include "gpu_test.hpp"
 
@@ -62,4 +63,13 @@ TEST_CASE("GPU Nussinov on a longer RNA equals OMP2", "[gpu][fold]") {
   REQUIRE(gpu.pairs == cpu.pairs);
   REQUIRE(gpu.dot_bracket == cpu.dot_bracket);
   REQUIRE(timing.fill_seconds > 0);
+}
+
+TEST_CASE("GPU Nussinov refuses a sequence too long for the device, saying how long would fit", "[gpu][fold]") {
+  if (test::skip_without_gpu()) return;
+  const std::string s(400000, 'A');  // 640 GB of matrix: more than any GPU has
+  double seconds = 0;
+  REQUIRE_THROWS_WITH(fill_gpu(s, Rules{}, 0, seconds),
+                      Catch::Matchers::Contains("a sequence of 400000 bases needs") &&
+                          Catch::Matchers::Contains("enough for about"));
 }

@@ -35,8 +35,8 @@ struct FoldTiming {
 };
 
 // An optimal structure of `rna` (upper case A, C, G, U). Throws InputError
-// for any other letter; with Engine::gpu, RunError when it does not fit in
-// the device's memory or CUDA fails.
+// for any other letter, and with Engine::gpu when it does not fit in the
+// device's memory; RunError when CUDA fails.
 Structure fold_rna(std::string_view rna, const Rules& rules, Engine engine = Engine::cpu1, int threads = 1,
                    int device = 0, FoldTiming* timing = nullptr);
 

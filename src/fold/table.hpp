@@ -29,8 +29,8 @@ struct Table {
 Table fill_cpu(std::string_view rna, const Rules& rules, Engine engine, int threads);
 
 // The GPU's blocked fill. `seconds`: device time of the fill. Throws
-// RunError when the sequence does not fit in device memory (saying how
-// long would) or CUDA fails, and in builds without CUDA.
+// InputError when the sequence does not fit in device memory (saying how
+// long would), RunError when CUDA fails, and in builds without CUDA.
 Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& seconds);
 
 }  // namespace gdp::fold

@@ -110,7 +110,7 @@ Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& sec
   const double need = static_cast<double>(padded) * static_cast<double>(padded) * sizeof(int) + static_cast<double>(padded);
   if (need > static_cast<double>(free_bytes)) {
     const long long fits = static_cast<long long>(std::sqrt(static_cast<double>(free_bytes) / sizeof(int))) / kB * kB - kB;
-    throw RunError("a sequence of " + std::to_string(n) + " bases needs " + std::to_string(static_cast<long long>(need / (1 << 20))) +
+    throw InputError("a sequence of " + std::to_string(n) + " bases needs " + std::to_string(static_cast<long long>(need / (1 << 20))) +
                    " MiB of GPU memory; " + std::to_string(free_bytes >> 20) + " MiB are free, enough for about " +
                    std::to_string(std::max(fits, 0LL)) + " bases");
   }

@@ -234,7 +234,7 @@ std::vector<Matrix<T>> multiply_gpu(const std::vector<Matrix<T>>& as, const std:
   cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
   const double need = static_cast<double>(batch) * static_cast<double>(m * k + k * n + m * n) * sizeof(T);
   if (need > static_cast<double>(free_bytes))
-    throw RunError("the matrices need " + std::to_string(static_cast<long long>(need / (1 << 20))) +
+    throw InputError("the matrices need " + std::to_string(static_cast<long long>(need / (1 << 20))) +
                    " MiB of GPU memory; " + std::to_string(free_bytes >> 20) + " MiB are free");
 
   // Inputs and outputs, each batch in one block of device memory.
