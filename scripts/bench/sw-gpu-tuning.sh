@@ -19,56 +19,49 @@ cells=$(awk "BEGIN { print $(grep -v '>' "$q" | tr -d '\n' | wc -c) * $(grep -v 
 tables=${TABLES:-group fence sleep strips}
 want() { [[ " $tables " == *" $1 "* ]]; }
 kernel_of() { grep -o '"kernel_seconds": [0-9.e+-]*' "$work/t.json" | awk '{print $2}'; }
+# One score-only run of q against t with the knobs given as VAR=value
+# arguments; prints "| bits | columns | knob | score | kernel s | GCUPS |".
+knob_row() {  # bits cols knob-value env...
+  local bits=$1 cols=$2 value=$3 kernel
+  shift 3
+  env GPUDP_SW_BITS="$bits" GPUDP_SW_LANE_COLUMNS="$cols" "$@" \
+    "$build/gpu-sw" -q --score-only --format tsv --report "$work/t.json" \
+    --match 2 --mismatch -3 --gap-open 5 --gap-extend 2 "$q" "$t" -o "$work/t.tsv"
+  kernel=$(kernel_of)
+  printf "| %s | %s | %s | %s | %.3f | %.0f |\n" "$bits" "$cols" "$value" \
+    "$(awk 'NR==2{print $3}' "$work/t.tsv")" "$kernel" "$(awk "BEGIN { print $cells / $kernel / 1e9 }")"
+}
 
 if want group; then
   echo "| bits | columns a lane | strips a group | score | kernel s | GCUPS |"
   echo "|---|---|---|---|---|---|"
   for bits in 16 32; do
     for cols in 8 16; do
-      for group in 1 4; do
-        env GPUDP_SW_BITS=$bits GPUDP_SW_LANE_COLUMNS=$cols GPUDP_SW_GROUP=$group \
-          "$build/gpu-sw" -q --score-only --format tsv --report "$work/t.json" \
-          --match 2 --mismatch -3 --gap-open 5 --gap-extend 2 "$q" "$t" -o "$work/t.tsv"
-        kernel=$(kernel_of)
-        printf "| %s | %s | %s | %s | %.3f | %.0f |\n" "$bits" "$cols" "$group" \
-          "$(awk 'NR==2{print $3}' "$work/t.tsv")" "$kernel" "$(awk "BEGIN { print $cells / $kernel / 1e9 }")"
-      done
+      for group in 1 4; do knob_row "$bits" "$cols" "$group" GPUDP_SW_GROUP="$group"; done
     done
   done
   echo
 fi
 
-want fence && echo "| bits | columns a lane | full fence | score | kernel s | GCUPS |"
-want fence && echo "|---|---|---|---|---|---|"
-want fence && for bits in 16 32; do
-  for cols in 8 16; do
-    for fence in 1 0; do
-      env GPUDP_SW_BITS=$bits GPUDP_SW_LANE_COLUMNS=$cols GPUDP_SW_FENCE=$fence \
-        "$build/gpu-sw" -q --score-only --format tsv --report "$work/t.json" \
-        --match 2 --mismatch -3 --gap-open 5 --gap-extend 2 "$q" "$t" -o "$work/t.tsv"
-      kernel=$(kernel_of)
-      printf "| %s | %s | %s | %s | %.3f | %.0f |\n" "$bits" "$cols" "$fence" \
-        "$(awk 'NR==2{print $3}' "$work/t.tsv")" "$kernel" "$(awk "BEGIN { print $cells / $kernel / 1e9 }")"
+if want fence; then
+  echo "| bits | columns a lane | full fence | score | kernel s | GCUPS |"
+  echo "|---|---|---|---|---|---|"
+  for bits in 16 32; do
+    for cols in 8 16; do
+      for fence in 1 0; do knob_row "$bits" "$cols" "$fence" GPUDP_SW_FENCE="$fence"; done
     done
   done
-done
+  echo
+fi
 
-want sleep && echo
-want sleep && echo "| bits | columns a lane | pause between polls ns | score | kernel s | GCUPS |"
-want sleep && echo "|---|---|---|---|---|---|"
-want sleep && for bits in 16 32; do
-  for sleep in 0 32 128 512 2000; do
-    env GPUDP_SW_BITS=$bits GPUDP_SW_LANE_COLUMNS=16 GPUDP_SW_SLEEP_NS=$sleep \
-      "$build/gpu-sw" -q --score-only --format tsv --report "$work/t.json" \
-      --match 2 --mismatch -3 --gap-open 5 --gap-extend 2 "$q" "$t" -o "$work/t.tsv"
-    kernel=$(grep -o '"kernel_seconds": [0-9.e+-]*' "$work/t.json" | awk '{print $2}')
-    printf "| %s | 16 | %s | %s | %.3f | %.0f |\n" "$bits" "$sleep" "$(awk 'NR==2{print $3}' "$work/t.tsv")" "$kernel" \
-      "$(awk "BEGIN { print $cells / $kernel / 1e9 }")"
+if want sleep; then
+  echo "| bits | columns a lane | pause between polls ns | score | kernel s | GCUPS |"
+  echo "|---|---|---|---|---|---|"
+  for bits in 16 32; do
+    for sleep in 0 32 128 512 2000; do knob_row "$bits" 16 "$sleep" GPUDP_SW_SLEEP_NS="$sleep"; done
   done
-done
+fi
 
-# One strip alone, then several: the cost of a step, and of the hand-over
-# between strips (kernel time over the m + 31, or m + 63 in 16 bits, steps).
 want strips || exit 0
 echo
 echo "| kernel | target letters | kernel s | cycles a step at 1.98 GHz |"

@@ -76,35 +76,35 @@ struct GemmShape {
   int lda, ldb, ldc;                       // row strides
 };
 
+// A 16-byte vector's four 4-byte elements as T.
+template <class T>
+__device__ __forceinline__ void unpack4(int4 v, T* to) {
+  const int w[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+  for (int x = 0; x < 4; ++x) {
+    if constexpr (std::is_same_v<T, float>) to[x] = __int_as_float(w[x]);
+    else to[x] = w[x];
+  }
+}
+
 // Four consecutive elements from shared memory, 16-byte aligned, in one
 // or two vector loads.
 template <class T>
 __device__ __forceinline__ void load4(const T* from, T* to) {
   if constexpr (sizeof(T) == 4) {
-    const int4 v = *reinterpret_cast<const int4*>(from);
-    const int w[4] = {v.x, v.y, v.z, v.w};
-#pragma unroll
-    for (int x = 0; x < 4; ++x) {
-      if constexpr (std::is_same_v<T, float>) to[x] = __int_as_float(w[x]);
-      else to[x] = w[x];
-    }
+    unpack4(*reinterpret_cast<const int4*>(from), to);
   } else {
     const double2 v0 = reinterpret_cast<const double2*>(from)[0], v1 = reinterpret_cast<const double2*>(from)[1];
     to[0] = v0.x, to[1] = v0.y, to[2] = v1.x, to[3] = v1.y;
   }
 }
 
-// Four consecutive 4-byte elements from global memory, 16-byte aligned.
+// Four consecutive elements from global memory: one vector load for
+// 4-byte types (16-byte aligned), four loads for doubles.
 template <class T>
 __device__ __forceinline__ void load4_global(const T* from, T* to) {
   if constexpr (sizeof(T) == 4) {
-    const int4 v = __ldg(reinterpret_cast<const int4*>(from));
-    const int w[4] = {v.x, v.y, v.z, v.w};
-#pragma unroll
-    for (int x = 0; x < 4; ++x) {
-      if constexpr (std::is_same_v<T, float>) to[x] = __int_as_float(w[x]);
-      else to[x] = w[x];
-    }
+    unpack4(__ldg(reinterpret_cast<const int4*>(from)), to);
   } else {
 #pragma unroll
     for (int x = 0; x < 4; ++x) to[x] = from[x];
