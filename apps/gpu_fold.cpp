@@ -1,6 +1,6 @@
-// gpu-fold: RNA secondary structure by Nussinov base-pair maximisation. This
-// version folds on the CPU (CPU1, CPU2, OMP2); the GPU's blocked algorithm
-// comes with the next version.
+// gpu-fold: RNA secondary structure by Nussinov base-pair maximisation, on
+// the GPU's blocked algorithm (long records) and the CPU engines (CPU1,
+// CPU2, OMP2; short records many at once).
 #include <string>
 
 #include "common/tool_main.hpp"
