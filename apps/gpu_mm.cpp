@@ -2,6 +2,7 @@
 // kernel, cuBLAS, Strassen, Winograd) or with --cpu on the CPU reference
 // (ijk, cache-aware ikj, OpenMP, Strassen, Winograd).
 #include <cmath>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -164,9 +165,14 @@ sr::Matrix<T> random_matrix(std::mt19937& rng, std::int64_t rows, std::int64_t c
   return m;
 }
 
+// The .npy inputs, each read from disk once (empty for random inputs).
+struct NpyInputs {
+  std::optional<gdp::io::NpyArray> a, b;
+  double read_seconds = 0;
+};
+
 template <class T>
-sr::Matrix<T> load(const std::string& path) {
-  const gdp::io::NpyArray a = gdp::io::read_npy(path);
+sr::Matrix<T> matrix_of(const gdp::io::NpyArray& a, const std::string& path) {
   sr::Matrix<T> m;
   m.rows = a.rows;
   m.cols = a.cols;
@@ -266,7 +272,7 @@ void write_rows(const std::vector<Row>& rows, const MmOptions& o, gdp::io::DType
 
 template <class T>
 void run_typed(const MmOptions& o, const gdp::app::CommonOptions& common, sr::Semiring s, bool gpu, int device,
-               gdp::TimingReport& report) {
+               const NpyInputs& files, gdp::TimingReport& report) {
   const std::vector<Algo> algos = parse_algos<T>(o, s, gpu, device);
   gdp::Timer timer;
   std::vector<sr::Matrix<T>> as, bs;
@@ -284,8 +290,8 @@ void run_typed(const MmOptions& o, const gdp::app::CommonOptions& common, sr::Se
                           " MiB of GPU memory; " + std::to_string(free_bytes >> 20) + " MiB are free");
   };
   if (!o.a_path.empty()) {
-    as.push_back(load<T>(o.a_path));
-    bs.push_back(load<T>(o.b_path));
+    as.push_back(matrix_of<T>(*files.a, o.a_path));
+    bs.push_back(matrix_of<T>(*files.b, o.b_path));
   } else {
     check_fits(o.m, o.k, o.n, o.batch);
     std::mt19937 rng(o.seed);
@@ -300,7 +306,7 @@ void run_typed(const MmOptions& o, const gdp::app::CommonOptions& common, sr::Se
   sr::check_range(as[0], s, a_name);
   sr::check_range(bs[0], s, b_name);
   check_fits(as[0].rows, as[0].cols, bs[0].cols, static_cast<std::int64_t>(as.size()));
-  report.add_phase("read", timer.seconds());
+  report.add_phase("read", files.read_seconds + timer.seconds());
 
   const int threads = common.thread_count();
   const std::int64_t m = as[0].rows, k = as[0].cols, n = bs[0].cols;
@@ -363,10 +369,15 @@ void run(MmOptions o, const gdp::app::CommonOptions& common) {
   if (o.levels < 1 || o.levels > 4) throw gdp::InputError("--levels takes 1 to 4");
   if (o.a_path.empty() != o.b_path.empty()) throw gdp::InputError("--a and --b go together");
   gdp::io::DType type = o.type.empty() ? gdp::io::DType::f32 : gdp::io::parse_dtype(o.type);
+  NpyInputs files;
   if (!o.a_path.empty()) {
     if (o.m || o.k || o.n) throw gdp::InputError("--m, --k and --n are for random inputs; --a and --b bring their own");
     if (o.batch != 1) throw gdp::InputError("--batch takes random inputs (--n, or --m --k --n)");
-    const gdp::io::DType ta = gdp::io::read_npy(o.a_path).dtype, tb = gdp::io::read_npy(o.b_path).dtype;
+    gdp::Timer read_timer;
+    files.a = gdp::io::read_npy(o.a_path);
+    files.b = gdp::io::read_npy(o.b_path);
+    files.read_seconds = read_timer.seconds();
+    const gdp::io::DType ta = files.a->dtype, tb = files.b->dtype;
     if (ta != tb)
       throw gdp::InputError(o.b_path, 0, "holds " + std::string(gdp::io::to_string(tb)) + " but " + o.a_path +
                                              " holds " + std::string(gdp::io::to_string(ta)));
@@ -389,9 +400,9 @@ void run(MmOptions o, const gdp::app::CommonOptions& common) {
   report.tool = tool;
   report.work_unit = "operations";
   switch (type) {
-    case gdp::io::DType::f32: run_typed<float>(o, common, s, choice.use_gpu, device, report); break;
-    case gdp::io::DType::f64: run_typed<double>(o, common, s, choice.use_gpu, device, report); break;
-    case gdp::io::DType::i32: run_typed<std::int32_t>(o, common, s, choice.use_gpu, device, report); break;
+    case gdp::io::DType::f32: run_typed<float>(o, common, s, choice.use_gpu, device, files, report); break;
+    case gdp::io::DType::f64: run_typed<double>(o, common, s, choice.use_gpu, device, files, report); break;
+    case gdp::io::DType::i32: run_typed<std::int32_t>(o, common, s, choice.use_gpu, device, files, report); break;
   }
   if (!common.report.empty()) {
     report.backend = (choice.use_gpu ? "gpu-" : "cpu-") + (o.algo.empty() ? std::string("default") : o.algo);
