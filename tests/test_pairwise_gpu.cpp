@@ -65,7 +65,7 @@ TEST_CASE("GPU pass equals the scalar oracle on many shapes", "[gpu][pairwise]")
       for (const Shape& shape : {shape_of(mode, s), Shape{false, false, 0, End::anywhere},
                                  Shape{false, false, s.gap_open, End::last_row}})
         for (const GpuTuning tuning : {GpuTuning{0, 8, 0, 0}, GpuTuning{2, 8, 0, 0}, GpuTuning{2, 8, 0, 1},
-                                       GpuTuning{0, 16, 0, 1}, GpuTuning{3, 16, 0, 0}}) {
+                                       GpuTuning{0, 16, 0, 1}, GpuTuning{3, 16, 0, 0}, GpuTuning{2, 32, 0, 0}}) {
           INFO("m " << q.size() << " n " << t.size() << " mode " << to_string(mode) << " local " << shape.local
                     << " end " << static_cast<int>(shape.end) << " slots " << tuning.max_slots << " lane columns "
                     << tuning.lane_columns << " group " << tuning.group << " scheme " << s.name);
@@ -172,9 +172,9 @@ TEST_CASE("16-bit GPU pass equals the oracle, and reruns in 32 bits past the 16-
   std::mt19937 rng(16);
   const ScoringScheme dna = test::dna_scheme(), blosum = test::protein_scheme();
   const Shape local = shape_of(Mode::local, dna);
-  // Around the 16-bit kernel's strips (512 or 1024 columns: 64 virtual
-  // lanes of 8 or 16) and its 32-row skew between halves.
-  const std::size_t lengths[] = {1, 2, 31, 33, 63, 64, 65, 255, 257, 511, 512, 513, 1023, 1025, 2049, 3001};
+  // Around the 16-bit kernel's strips (512, 1024 or 2048 columns: 64
+  // virtual lanes of 8, 16 or 32) and its 32-row skew between halves.
+  const std::size_t lengths[] = {1, 2, 31, 33, 63, 64, 65, 255, 257, 511, 512, 513, 1023, 1025, 2047, 2049, 3001, 4099};
   int round = 0;
   for (std::size_t m : lengths)
     for (std::size_t n : lengths) {
@@ -187,7 +187,8 @@ TEST_CASE("16-bit GPU pass equals the oracle, and reruns in 32 bits past the 16-
       if (t.empty()) t.push_back(0);
       const PassResult a = score_pass_scalar(q, t, s, local);
       for (const GpuTuning tuning : {GpuTuning{0, 8, 0, 0}, GpuTuning{2, 8, 0, 0}, GpuTuning{2, 8, 0, 1},
-                                     GpuTuning{0, 16, 0, 1}, GpuTuning{3, 16, 0, 0}}) {
+                                     GpuTuning{0, 16, 0, 1}, GpuTuning{3, 16, 0, 0}, GpuTuning{0, 32, 0, 0},
+                                     GpuTuning{2, 32, 0, 1}}) {
         INFO("m " << q.size() << " n " << t.size() << " slots " << tuning.max_slots << " lane columns "
                   << tuning.lane_columns << " group " << tuning.group << " scheme " << s.name);
         const PassResult b = score_pass_gpu(q, t, s, local, 0, {}, tuning);
@@ -203,7 +204,7 @@ TEST_CASE("16-bit GPU pass equals the oracle, and reruns in 32 bits past the 16-
   for (std::size_t length : {16000, 16382, 16383, 16400, 20000}) {
     const auto q = test::random_ranks(rng, length, 4);
     const PassResult cpu = score_pass_tiled(q, q, dna, local, 4);
-    for (int columns : {8, 16})
+    for (int columns : {8, 16, 32})
       for (int group : {0, 1}) {
         const int reruns_before = gpu_stats().overflow_reruns;
         const PassResult gpu = score_pass_gpu(q, q, dna, local, 0, {}, GpuTuning{0, columns, 0, group});
@@ -214,6 +215,24 @@ TEST_CASE("16-bit GPU pass equals the oracle, and reruns in 32 bits past the 16-
         REQUIRE((gpu_stats().overflow_reruns > reruns_before) == (cpu.score >= 32767 - dna.max_abs_score()));
       }
   }
+}
+
+TEST_CASE("GPU pass on a query of a few letters far apart in the alphabet", "[gpu][pairwise]") {
+  // Score passes give the profile a row for each letter the query uses
+  // only; the letters here are ranks 1, 3 and the last of 15 (C, T, N).
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(17);
+  const ScoringScheme dna = test::dna_scheme();
+  const std::uint8_t used[] = {1, 3, static_cast<std::uint8_t>(dna.dim - 1)};
+  std::uniform_int_distribution<int> pick(0, 2);
+  for (auto [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{{1, 1}, {70, 3000}, {700, 5000}, {3000, 40}})
+    for (Mode mode : all_modes) {
+      std::vector<std::uint8_t> q(m);
+      for (auto& a : q) a = used[pick(rng)];
+      const auto t = test::random_ranks(rng, n, dna.dim);
+      INFO("m " << m << " n " << n << " mode " << to_string(mode));
+      for (int columns : {8, 16, 32}) require_same_pass(q, t, dna, shape_of(mode, dna), GpuTuning{0, columns, 0, 0});
+    }
 }
 
 TEST_CASE("every query against every target: large pairs on the GPU, small ones on the CPU", "[gpu][pairwise]") {

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The score kernels' tuning knobs on one input, side by side (kernel GCUPS):
-# 16 or 32 bits, 8 or 16 columns a lane, strips handing over in shared
+# 16 or 32 bits, 8, 16 or 32 columns a lane, strips handing over in shared
 # memory in groups of 4 or each through device memory, with or without a
 # full fence before each publication, pauses between polls; then one
-# strip alone, and a few. TABLES="group fence sleep strips" (the default)
-# picks the tables.
+# strip alone, and a few; blocks an SM. TABLES="columns group fence sleep
+# strips blocks" (the default) picks the tables; COLS="16 32" the columns a lane of the group,
+# fence and sleep tables (default 8 and 16, and 16 for sleep).
 # Usage: scripts/bench/sw-gpu-tuning.sh [build-dir] [query.fa target.fa]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -16,7 +17,7 @@ t=${3:-$work/t1e7.fa}
 [ -s "$q" ] || scripts/bench/make_fasta.py random --alphabet dna --length 100000 --seed 42 --name q1e5 > "$q"
 [ -s "$t" ] || scripts/bench/make_fasta.py random --alphabet dna --length 10000000 --seed 44 --name t1e7 > "$t"
 cells=$(awk "BEGIN { print $(grep -v '>' "$q" | tr -d '\n' | wc -c) * $(grep -v '>' "$t" | tr -d '\n' | wc -c) }")
-tables=${TABLES:-group fence sleep strips}
+tables=${TABLES:-columns group fence sleep strips blocks}
 want() { [[ " $tables " == *" $1 "* ]]; }
 kernel_of() { grep -o '"kernel_seconds": [0-9.e+-]*' "$work/t.json" | awk '{print $2}'; }
 # One score-only run of q against t with the knobs given as VAR=value
@@ -32,11 +33,21 @@ knob_row() {  # bits cols knob-value env...
     "$(awk 'NR==2{print $3}' "$work/t.tsv")" "$kernel" "$(awk "BEGIN { print $cells / $kernel / 1e9 }")"
 }
 
+if want columns; then
+  echo "| bits | columns a lane | - | score | kernel s | GCUPS |"
+  echo "|---|---|---|---|---|---|"
+  for spec in "16 8" "16 16" "16 32" "32 8" "32 16"; do
+    set -- $spec
+    knob_row "$1" "$2" -
+  done
+  echo
+fi
+
 if want group; then
   echo "| bits | columns a lane | strips a group | score | kernel s | GCUPS |"
   echo "|---|---|---|---|---|---|"
   for bits in 16 32; do
-    for cols in 8 16; do
+    for cols in ${COLS:-8 16}; do
       for group in 1 4; do knob_row "$bits" "$cols" "$group" GPUDP_SW_GROUP="$group"; done
     done
   done
@@ -47,7 +58,7 @@ if want fence; then
   echo "| bits | columns a lane | full fence | score | kernel s | GCUPS |"
   echo "|---|---|---|---|---|---|"
   for bits in 16 32; do
-    for cols in 8 16; do
+    for cols in ${COLS:-8 16}; do
       for fence in 1 0; do knob_row "$bits" "$cols" "$fence" GPUDP_SW_FENCE="$fence"; done
     done
   done
@@ -58,15 +69,28 @@ if want sleep; then
   echo "| bits | columns a lane | pause between polls ns | score | kernel s | GCUPS |"
   echo "|---|---|---|---|---|---|"
   for bits in 16 32; do
-    for sleep in 0 32 128 512 2000; do knob_row "$bits" 16 "$sleep" GPUDP_SW_SLEEP_NS="$sleep"; done
+    for cols in ${COLS:-16}; do
+      for sleep in 0 32 128 512 2000; do knob_row "$bits" "$cols" "$sleep" GPUDP_SW_SLEEP_NS="$sleep"; done
+    done
   done
+fi
+
+if want blocks; then
+  echo "| bits | columns a lane | blocks an SM | score | kernel s | GCUPS |"
+  echo "|---|---|---|---|---|---|"
+  for spec in "16 32" "32 16"; do
+    set -- $spec
+    for b in 1 2 3 4; do knob_row "$1" "$2" "$b" GPUDP_SW_BLOCKS_PER_SM="$b"; done
+  done
+  echo
 fi
 
 want strips || exit 0
 echo
 echo "| kernel | target letters | kernel s | cycles a step at 1.98 GHz |"
 echo "|---|---|---|---|"
-for spec in "32 8 256" "32 8 8192" "32 8 65536" "32 16 512" "16 8 512" "16 16 1024" "16 16 8192" "16 16 65536"; do
+for spec in "32 8 256" "32 8 8192" "32 8 65536" "32 16 512" "16 8 512" "16 16 1024" "16 16 8192" "16 16 65536" \
+            "16 32 2048" "16 32 65536"; do
   set -- $spec
   tn=$work/strips_$3.fa
   [ -s "$tn" ] || scripts/bench/make_fasta.py random --alphabet dna --length "$3" --seed 7 --name "t$3" > "$tn"

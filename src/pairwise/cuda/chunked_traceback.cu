@@ -234,6 +234,7 @@ std::optional<Alignment> align_gpu_chunked(Residues q, Residues t, const Scoring
   tp.p.n = static_cast<int>(n);
   tp.p.sub = kept.sub;
   tp.p.dim = scheme.dim;
+  tp.p.rows = scheme.dim;
   tp.p.open = scheme.gap_open;
   tp.p.open_extend = g.open_extend;
   tp.p.extend = g.extend;

@@ -18,12 +18,12 @@ namespace gdp::pairwise::striped {
 constexpr int kLanes = 32;
 // Cols: the columns a lane keeps in registers (8 or 16); a warp's strip is
 // kLanes * Cols columns wide, twice that in the 16-bit kernel.
-constexpr int kMaxStripWidth = 2 * kLanes * 16;
+constexpr int kMaxStripWidth = 2 * kLanes * 32;
 constexpr int kBatch = 8;                      // boundary rows passed between strips at a time
 constexpr int kWarpsPerBlock = 4;
 // Columns past the target score this: at most 0, so never better than a real one.
 template <int Cols>
-constexpr int kPadScore = Cols == 16 ? -128 : -1000;
+constexpr int kPadScore = Cols >= 16 ? -128 : -1000;
 constexpr unsigned kFull = 0xffffffffu;
 
 // f(std::integral_constant<int, 0>{}) .. f(std::integral_constant<int, N - 1>{}):
@@ -39,8 +39,9 @@ struct Params {
   const std::uint8_t* q;
   const std::uint8_t* t;
   int m, n;
-  const int* sub;  // dim x dim
+  const int* sub;  // rows x dim: row a scores the query's letter a against each target letter
   int dim;
+  int rows;        // the query's letters: the profile's rows (dim, or fewer in score passes)
   int open, open_extend, extend;
   int free_top, left_open;
   long long strips, slots;
@@ -56,7 +57,7 @@ struct Params {
   int* overflow;                 // 16-bit kernel: set to 1 when a score reached overflow_at; all warps then stop
   int overflow_at;
   int full_fence;                // every lane fences its edge stores before the flag's release store
-  unsigned sleep_ns;             // pause between polls of a flag
+  unsigned sleep_ns;             // pause between polls of a flag or a link's counter
 };
 
 using Kernel = void (*)(Params);
@@ -148,11 +149,14 @@ __device__ __forceinline__ Neighbours neighbours(const Params& p, long long s, B
   return nb;
 }
 
-// Waits until the counter reaches `at_least` (block scope, acquire).
-__device__ __forceinline__ bool wait_count(int* count, int at_least, const int* abort) {
+// Waits until the counter reaches `at_least` (block scope, acquire),
+// pausing sleep_ns between polls.
+__device__ __forceinline__ bool wait_count(int* count, int at_least, const int* abort, unsigned sleep_ns) {
   ::cuda::atomic_ref<int, ::cuda::thread_scope_block> c(*count);
-  while (c.load(::cuda::memory_order_acquire) < at_least)
+  while (c.load(::cuda::memory_order_acquire) < at_least) {
     if (abort && *reinterpret_cast<const volatile int*>(abort)) return false;
+    if (sleep_ns) __nanosleep(sleep_ns);
+  }
   return true;
 }
 
@@ -204,7 +208,7 @@ __device__ __forceinline__ bool load_left_batch(const Params& p, bool local, con
   const int upto = min(step + kBatch, p.m);
   int ready = 1;
   if (nb.in_link) {
-    if (lane == 0) ready = wait_count(&nb.in_link->published, upto, abort);
+    if (lane == 0) ready = wait_count(&nb.in_link->published, upto, abort, p.sleep_ns);
     if (!__shfl_sync(kFull, ready, 0)) return false;
     if (lane < kBatch && row <= p.m) {
       const int2 v = nb.in_link->rows[(row - 1) % kLinkRows];
@@ -237,7 +241,7 @@ __device__ __forceinline__ bool publish_edge(const Params& p, const Neighbours& 
   const int base = (r - 1) & ~(kBatch - 1);
   if (nb.out_link) {
     int ready = 1;  // the rows kLinkRows before these have been read
-    if (lane == 0) ready = wait_count(&nb.out_link->consumed, r - kLinkRows, abort);
+    if (lane == 0) ready = wait_count(&nb.out_link->consumed, r - kLinkRows, abort, p.sleep_ns);
     if (!__shfl_sync(kFull, ready, 0)) return false;
     if (lane < kBatch && base + lane < r) nb.out_link->rows[(base + lane) % kLinkRows] = make_int2(out_h, out_e);
     __threadfence_block();

@@ -52,7 +52,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p
   __shared__ BlockShared shared;
   Score* profiles = reinterpret_cast<Score*>(profile_bytes);
   const int lane = static_cast<int>(threadIdx.x) & (kLanes - 1);
-  Score* profile = profiles + (threadIdx.x / kLanes) * p.dim * kStripWidth;
+  Score* profile = profiles + (threadIdx.x / kLanes) * p.rows * kStripWidth;
   const int m = p.m;
 
   for (;;) {
@@ -63,7 +63,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p
 
     // The strip's target profile: profile[a][column] = score(a, t[column]).
     __syncwarp();
-    for (int a = 0; a < p.dim; ++a) {
+    for (int a = 0; a < p.rows; ++a) {
 #pragma unroll
       for (int c = 0; c < Cols; ++c) {
         const long long j = j0 + c;
@@ -177,18 +177,40 @@ Kernel kernel_for(bool local, bool anywhere) {
   return anywhere ? striped_score<Cols, false, true, Kept> : striped_score<Cols, false, false, Kept>;
 }
 
-// 16 columns a lane halve the per-step overhead; 8 give twice the strips,
-// which narrow matrices need to fill the GPU (16 measured faster from
-// 10^6 columns on: bench/RESULTS.md). GPUDP_SW_LANE_COLUMNS=8|16
-// overrides the choice (for benchmarks).
-int lane_columns(long long n, int max_abs_score, int asked) {
-  if (max_abs_score > 127) return 8;  // the 16-column profile holds 8-bit scores
-  if (asked == 8 || asked == 16) return asked;
-  if (const char* env = std::getenv("GPUDP_SW_LANE_COLUMNS")) {
-    const int c = std::atoi(env);
-    if (c == 8 || c == 16) return c;
+// Wider lanes cut the per-step overhead; 8 columns give more strips, which
+// narrow matrices need to fill the GPU. From 10^6 target letters on, 16
+// columns (32 in the 16-bit kernel) measured faster (bench/RESULTS.md).
+// GPUDP_SW_LANE_COLUMNS=8|16|32 overrides the choice (for benchmarks); 32
+// means 16 in the 32-bit kernel.
+int lane_columns(long long n, int max_abs_score, int asked, bool sixteen) {
+  if (max_abs_score > 127) return 8;  // the wider profiles hold 8-bit scores
+  if (const char* env = std::getenv("GPUDP_SW_LANE_COLUMNS"); env && asked == 0) asked = std::atoi(env);
+  if (asked == 32 && !sixteen) asked = 16;
+  if (asked == 8 || asked == 16 || asked == 32) return asked;
+  return n < 1000000 ? 8 : sixteen ? 32 : 16;
+}
+
+// The query rewritten in ranks of the letters it uses, and the rows of the
+// substitution matrix for those letters, in that order.
+struct QueryLetters {
+  std::vector<std::uint8_t> q;
+  std::vector<int> sub;  // rows x dim
+  int rows = 0;
+};
+
+QueryLetters query_letters(Residues q, const ScoringScheme& scheme) {
+  std::vector<int> rank(static_cast<std::size_t>(scheme.dim), -1);
+  for (const std::uint8_t a : q) rank[a] = 0;
+  QueryLetters out;
+  for (int a = 0; a < scheme.dim; ++a) {
+    if (rank[a] < 0) continue;
+    rank[a] = out.rows++;
+    const int* row = scheme.row(static_cast<std::uint8_t>(a));
+    out.sub.insert(out.sub.end(), row, row + scheme.dim);
   }
-  return n >= 1000000 ? 16 : 8;
+  out.q.resize(q.size());
+  std::transform(q.begin(), q.end(), out.q.begin(), [&](std::uint8_t a) { return static_cast<std::uint8_t>(rank[a]); });
+  return out;
 }
 
 // Device memory kept between passes (Myers-Miller makes many): it only grows.
@@ -259,18 +281,36 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   const char* bits_env = std::getenv("GPUDP_SW_BITS");  // 32: never 16 bits (benchmarks)
   const bool sixteen = tuning.bits != 32 && !(bits_env && std::string(bits_env) == "32") && shape.local &&
                        anywhere && !last_row.h && !last_row.f && !kept && scheme.max_abs_score() <= 127;
-  const int cols = kept ? kKeptCols : lane_columns(n, scheme.max_abs_score(), tuning.lane_columns);
+  const int cols = kept ? kKeptCols : lane_columns(n, scheme.max_abs_score(), tuning.lane_columns, sixteen);
   const long long strip_width = (sixteen ? 2 : 1) * kLanes * cols;
   const Kernel kernel = sixteen      ? striped16_kernel(cols)
                         : kept       ? kernel_for<kKeptCols, true>(shape.local, anywhere)
                         : cols == 16 ? kernel_for<16>(shape.local, anywhere)
                                      : kernel_for<8>(shape.local, anywhere);
-  const std::size_t profile_bytes = sixteen || cols == 16 ? 1 : 2;
-  const std::size_t shared = static_cast<std::size_t>(kWarpsPerBlock) * scheme.dim * strip_width * profile_bytes;
+  const std::size_t profile_bytes = sixteen || cols >= 16 ? 1 : 2;
+  // The profile needs a row for each letter the query uses, not for each
+  // of the alphabet's (DNA's 15 letters include 11 ambiguity codes): less
+  // shared memory a block leaves room for more blocks an SM. Kept passes
+  // keep the alphabet's ranks, which the traceback reads.
+  const QueryLetters letters = kept ? QueryLetters{{}, {}, scheme.dim} : query_letters(q, scheme);
+  const Residues q_ranks = kept ? q : Residues(letters.q);
+  const int* sub_rows = kept ? scheme.scores.data() : letters.sub.data();
+  const std::size_t shared = static_cast<std::size_t>(kWarpsPerBlock) * letters.rows * strip_width * profile_bytes;
   GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
   int per_sm = 0;
   GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWarpsPerBlock * kLanes, shared));
   if (per_sm == 0) throw RunError("the GPU kernel does not fit on this device (shared memory)");
+  // A strip starts about `lag` steps after the one on its left, so a query
+  // of m rows keeps about m / lag warps busy. Warps beyond that only wait
+  // for their left neighbour, and slow the busy ones on their SM: blocks an
+  // SM are capped so that the warps number about 0.85 of m / lag (on the
+  // H100, 1e5 x 1e7 ran fastest at 0.76 for the 16-bit kernel and 0.84 for
+  // the 32-bit one: bench/RESULTS.md). GPUDP_SW_BLOCKS_PER_SM overrides it.
+  const long long lag = (sixteen ? 2 : 1) * kLanes + kBatch;
+  const long long busy_blocks = m * 85 / (100 * lag * kWarpsPerBlock);
+  const int fit = per_sm;
+  per_sm = static_cast<int>(std::clamp<long long>(busy_blocks / prop.multiProcessorCount, 1, fit));
+  if (const char* env = std::getenv("GPUDP_SW_BLOCKS_PER_SM")) per_sm = std::clamp(std::atoi(env), 1, fit);
 
   const long long strips = (n + strip_width - 1) / strip_width;
   const long long blocks = std::min<long long>(static_cast<long long>(per_sm) * prop.multiProcessorCount,
@@ -298,7 +338,7 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   const bool want_row = last_row.h || shape.end != End::anywhere;
   w.q.reserve(static_cast<std::size_t>(m));
   w.t.reserve(static_cast<std::size_t>(n));
-  w.sub.reserve(scheme.scores.size());
+  w.sub.reserve(static_cast<std::size_t>(letters.rows * scheme.dim));
   w.ring.reserve(static_cast<std::size_t>(slots * m), "cudaMalloc (boundary columns)");
   w.flags.reserve(static_cast<std::size_t>(slots) + 2);  // the slots' flags, the ticket, the overflow flag
   if (want_row) w.last_h.reserve(static_cast<std::size_t>(n + 1));
@@ -309,9 +349,10 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
     w.checkpoints.reserve(static_cast<std::size_t>(checkpoint_rows * strips * strip_width), "cudaMalloc (checkpoints)");
   stats().peak_memory_bytes = std::max(stats().peak_memory_bytes, w.bytes());
 
-  GDP_CUDA_CHECK(cudaMemcpy(w.q.get(), q.data(), q.size(), cudaMemcpyHostToDevice));
+  GDP_CUDA_CHECK(cudaMemcpy(w.q.get(), q_ranks.data(), q_ranks.size(), cudaMemcpyHostToDevice));
   GDP_CUDA_CHECK(cudaMemcpy(w.t.get(), t.data(), t.size(), cudaMemcpyHostToDevice));
-  GDP_CUDA_CHECK(cudaMemcpy(w.sub.get(), scheme.scores.data(), scheme.scores.size() * sizeof(int), cudaMemcpyHostToDevice));
+  GDP_CUDA_CHECK(cudaMemcpy(w.sub.get(), sub_rows, static_cast<std::size_t>(letters.rows * scheme.dim) * sizeof(int),
+                            cudaMemcpyHostToDevice));
   GDP_CUDA_CHECK(cudaMemset(w.flags.get(), 0, static_cast<std::size_t>(slots + 2) * sizeof(unsigned long long)));
 
   const GapCosts g = gap_costs(scheme);
@@ -322,6 +363,7 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   p.n = static_cast<int>(n);
   p.sub = w.sub.get();
   p.dim = scheme.dim;
+  p.rows = letters.rows;
   p.open = scheme.gap_open;
   p.open_extend = g.open_extend;
   p.extend = g.extend;

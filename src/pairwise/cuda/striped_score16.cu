@@ -8,18 +8,20 @@
 // half left off one step before, so the wavefront is simply 64 lanes deep,
 // and each instruction updates two cells.
 //
-// Local scores are never negative and E and F stay above -(open + extend),
-// so only growth can overflow. A score of overflow_at (32767 minus the
-// largest substitution score) or more sets p.overflow; every warp stops
-// when it next waits for the strip on its left or within 256 steps, and
-// the pass is run again in 32 bits (striped_score.cu). A saturated or
-// wrapped score is never returned.
+// Local scores are never negative, and E and F are carried plus open +
+// extend (lane_row16), which keeps them non-negative too, so only growth
+// can overflow. A score of overflow_at (32767 minus the largest
+// substitution score) or more sets p.overflow; every warp stops when it
+// next waits for the strip on its left or within 256 steps, and the pass is
+// run again in 32 bits (striped_score.cu). A saturated or wrapped score is
+// never returned.
+//
+// Between strips (the ring and the links) the edge is H of the strip's last
+// column and es of the next strip's first column, not E.
 #include "pairwise/cuda/striped_common.cuh"
 
 namespace gdp::pairwise::striped {
 namespace {
-
-constexpr int kNeg16 = -30000;  // minus infinity in 16 bits, with room below for one extend
 
 __device__ __forceinline__ unsigned pair(int lo, int hi) {
   return (static_cast<unsigned>(lo) & 0xffffu) | (static_cast<unsigned>(hi) << 16);
@@ -37,34 +39,50 @@ __device__ __forceinline__ unsigned pack_scores(unsigned a, unsigned b) {
 }
 
 // One row of both halves: update_cell (recurrence.hpp) for local alignment,
-// two cells an instruction. `f` holds F(i, c) on entry and F(i+1, c) on
-// exit. (Cutting E's chain as lane_row does costs an instruction a column
-// here and measured slower: bench/RESULTS.md.)
+// two cells an instruction, five instructions a column. E and F are carried
+// plus open + extend (es = E + oe, fs = F + oe), which turns both updates
+// into one instruction each: fs(i+1) = max(fs - extend, H) and, along the
+// row, es(c+1) = max(es(c) - extend, A(c)) with A = max(diag + s, F, 0).
+// The second holds because H(c) = max(A(c), E(c)) and E(c) <= es(c) - extend
+// (open >= 0). So only es is carried from column to column: one instruction
+// a column on the row's critical path, where E(c+1) from H(c) took four.
+// Local scores make A >= 0, so es and fs stay >= 0 and nothing needs a floor.
+// `fs` holds fs(i, c) on entry and fs(i+1, c) on exit; `es` holds es of the
+// lane's first column on entry and of the next lane's first column on exit.
 template <int Cols>
-__device__ __forceinline__ void lane_row16(unsigned (&hp)[Cols], unsigned (&f)[Cols], const unsigned (&sc)[Cols],
-                                           unsigned& e, unsigned hl, unsigned diag, unsigned minus_open_extend,
+__device__ __forceinline__ void lane_row16(unsigned (&hp)[Cols], unsigned (&fs)[Cols], const unsigned (&sc)[Cols],
+                                           unsigned& es, unsigned diag, unsigned minus_open_extend,
                                            unsigned minus_extend) {
-  const unsigned floor = pair(kNeg16, kNeg16);
-  unsigned hoe = __viaddmax_s16x2(hl, minus_open_extend, floor);
 #pragma unroll
   for (int c = 0; c < Cols; ++c) {
-    e = __viaddmax_s16x2(e, minus_extend, hoe);
-    const unsigned fc = f[c];
-    const unsigned h = __viaddmax_s16x2_relu(diag, sc[c], __vimax_s16x2_relu(e, fc));  // max(diag + s, E, F, 0)
+    const unsigned fc = fs[c];
+    const unsigned a = __viaddmax_s16x2(fc, minus_open_extend, __viaddmax_s16x2(diag, sc[c], 0u));  // max(diag + s, F, 0)
+    const unsigned h = __viaddmax_s16x2(es, minus_open_extend, a);                                 // max(A, E)
+    es = __viaddmax_s16x2(es, minus_extend, a);
     diag = hp[c];
     hp[c] = h;
-    hoe = __viaddmax_s16x2(h, minus_open_extend, floor);
-    f[c] = __viaddmax_s16x2(fc, minus_extend, hoe);
+    fs[c] = __viaddmax_s16x2(fc, minus_extend, h);
   }
 }
 
-// A lane's Cols packed scores: four from each 4-byte word of the two
-// halves' profile rows.
+// The profile holds a warp's scores of each query letter against its
+// strip's columns, one byte each, four columns a 4-byte word. Word w of
+// lane L's columns of half h, for letter a, is at word
+// ((a * 2 + h) * Cols / 4 + w) * 32 + L: the lanes' words lie side by side,
+// so that the warp reads 32 banks at once (with each lane's words together,
+// 16 or 32 columns a lane read 4 or 8 lanes a bank).
 template <int Cols>
-__device__ __forceinline__ void load_pairs(const signed char* a, const signed char* b, unsigned (&sc)[Cols]) {
+__device__ __forceinline__ int profile_word(int letter, int half, int w, int lane) {
+  return ((letter * 2 + half) * (Cols / 4) + w) * kLanes + lane;
+}
+
+// A lane's Cols packed scores: four from each word of the two halves'
+// profile rows (a: the low half's, b: the high half's, at word 0).
+template <int Cols>
+__device__ __forceinline__ void load_pairs(const unsigned* a, const unsigned* b, unsigned (&sc)[Cols]) {
 #pragma unroll
   for (int w = 0; w < Cols / 4; ++w) {
-    const unsigned x = reinterpret_cast<const unsigned*>(a)[w], y = reinterpret_cast<const unsigned*>(b)[w];
+    const unsigned x = a[w * kLanes], y = b[w * kLanes];
     sc[4 * w] = pack_scores<0xC480>(x, y);
     sc[4 * w + 1] = pack_scores<0xD591>(x, y);
     sc[4 * w + 2] = pack_scores<0xE6A2>(x, y);
@@ -76,10 +94,10 @@ template <int Cols>
 __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params p) {
   constexpr int kHalf = kLanes * Cols;  // columns a half
   constexpr int kWidth = 2 * kHalf;
-  extern __shared__ __align__(16) signed char profiles16[];
+  extern __shared__ __align__(16) unsigned profiles16[];
   __shared__ BlockShared shared;
   const int lane = static_cast<int>(threadIdx.x) & (kLanes - 1);
-  signed char* profile = profiles16 + (threadIdx.x / kLanes) * p.dim * kWidth;
+  unsigned* profile = profiles16 + (threadIdx.x / kLanes) * p.rows * (kWidth / 4);
   const int m = p.m;
   const unsigned minus_oe = pair(-p.open_extend, -p.open_extend), minus_ext = pair(-p.extend, -p.extend);
 
@@ -92,29 +110,35 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
     const long long ja = s * kWidth + lane * Cols, jb = ja + kHalf;  // my first columns, 0-based
 
     __syncwarp();
-    for (int a = 0; a < p.dim; ++a) {
+    for (int a = 0; a < p.rows; ++a)
+      for (int half = 0; half < 2; ++half) {
+        const long long j = half ? jb : ja;
 #pragma unroll
-      for (int c = 0; c < Cols; ++c) {
-        const long long x = ja + c, y = jb + c;
-        profile[a * kWidth + lane * Cols + c] =
-            static_cast<signed char>(x < p.n ? __ldg(p.sub + a * p.dim + p.t[x]) : kPadScore<16>);
-        profile[a * kWidth + kHalf + lane * Cols + c] =
-            static_cast<signed char>(y < p.n ? __ldg(p.sub + a * p.dim + p.t[y]) : kPadScore<16>);
+        for (int w = 0; w < Cols / 4; ++w) {
+          unsigned word = 0;
+#pragma unroll
+          for (int b = 0; b < 4; ++b) {
+            const long long x = j + 4 * w + b;
+            const int score = x < p.n ? __ldg(p.sub + a * p.dim + p.t[x]) : kPadScore<16>;
+            word |= (static_cast<unsigned>(score) & 0xffu) << (8 * b);
+          }
+          profile[profile_word<Cols>(a, half, w, lane)] = word;
+        }
       }
-    }
     __syncwarp();
 
     const Neighbours nb = neighbours(p, s, shared);
     const bool produces = nb.produces();
     if (!wait_free_slot(p, nb, lane, p.overflow)) continue;
 
-    unsigned hp[Cols], f[Cols];
+    unsigned hp[Cols], fs[Cols];
 #pragma unroll
     for (int c = 0; c < Cols; ++c) {
-      hp[c] = 0;                 // row 0 of local alignment
-      f[c] = minus_oe;           // F(1, c) = H(0, c) - open - extend
+      hp[c] = 0;  // row 0 of local alignment
+      fs[c] = 0;  // F(1, c) + open + extend = H(0, c)
     }
-    unsigned diag = 0, hr = 0, er = pair(kNeg16, kNeg16), letter = 0;
+    // hr: H of my last column; er: es of the next lane's first column, its E plus open + extend.
+    unsigned diag = 0, hr = 0, er = 0, letter = 0;
     int in_h = 0, in_e = neg_inf, out_h = 0, out_e = 0;
     int best_a = 0, best_ai = 0, best_aj = 0, best_b = 0, best_bi = 0, best_bj = 0;
     int q_now = 0, q_next = lane < m ? __ldg(p.q + lane) : 0;
@@ -148,7 +172,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
       const int bl = __shfl_sync(kFull, q_now, step & (kLanes - 1));
       if (lane == 0) {
         hl = pair(bh, low(h31));
-        el = pair(max(be, kNeg16), low(e31));
+        el = pair(max(be, bh), low(e31));  // the first strip: E(i, 0) is minus infinity, so es = H(i, 0)
         letter = pair(bl, static_cast<int>(letter31 & 0xffffu));
       }
 
@@ -156,18 +180,18 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
       const bool active_a = kSteady || (ia >= 1 && ia <= m), active_b = kSteady || (ib >= 1 && ib <= m);
       if (active_a || active_b) {
         unsigned sc[Cols];
-        load_pairs<Cols>(profile + (letter & 0xffffu) * kWidth + lane * Cols,
-                          profile + (letter >> 16) * kWidth + kHalf + lane * Cols, sc);
-        unsigned e = el;
-        lane_row16(hp, f, sc, e, hl, diag, minus_oe, minus_ext);
+        load_pairs<Cols>(profile + profile_word<Cols>(static_cast<int>(letter & 0xffffu), 0, 0, lane),
+                         profile + profile_word<Cols>(static_cast<int>(letter >> 16), 1, 0, lane), sc);
+        unsigned es = el;
+        lane_row16(hp, fs, sc, es, diag, minus_oe, minus_ext);
         diag = hl;
         if (!active_b) {  // the high half has not started: it stays at row 0
 #pragma unroll
-          for (int c = 0; c < Cols; ++c) hp[c] &= 0xffffu, f[c] = pair(low(f[c]), -p.open_extend);
+          for (int c = 0; c < Cols; ++c) hp[c] &= 0xffffu, fs[c] &= 0xffffu;
           diag &= 0xffffu;
         }
         hr = hp[Cols - 1];
-        er = e;
+        er = es;
         unsigned row_max = __vimax3_s16x2(hp[0], hp[1], hp[2]);
 #pragma unroll
         for (int c = 3; c + 1 < Cols; c += 2) row_max = __vimax3_s16x2(row_max, hp[c], hp[c + 1]);
@@ -222,6 +246,8 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
 
 }  // namespace
 
-Kernel striped16_kernel(int cols) { return cols == 16 ? striped_score16<16> : striped_score16<8>; }
+Kernel striped16_kernel(int cols) {
+  return cols == 32 ? striped_score16<32> : cols == 16 ? striped_score16<16> : striped_score16<8>;
+}
 
 }  // namespace gdp::pairwise::striped
