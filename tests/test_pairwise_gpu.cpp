@@ -217,6 +217,49 @@ TEST_CASE("16-bit GPU pass equals the oracle, and reruns in 32 bits past the 16-
   }
 }
 
+TEST_CASE("GPU pass with the target in pieces equals the oracle", "[gpu][pairwise]") {
+  // Targets of 2^31 letters or more go through in pieces of whole strips,
+  // one launch each; small pieces here put many piece edges in each pass.
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(19);
+  const ScoringScheme dna = test::dna_scheme(), blosum = test::protein_scheme();
+  int round = 0;
+  for (auto [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{
+           {1, 1000}, {33, 257}, {33, 5000}, {300, 2049}, {1000, 4097}, {70, 20000}})
+    for (Mode mode : all_modes) {
+      ++round;
+      const ScoringScheme& s = round % 3 == 0 ? blosum : dna;
+      const int alphabet = round % 3 == 0 ? 20 : 4;
+      const auto q = test::random_ranks(rng, m, alphabet);
+      auto t = test::random_ranks(rng, n, alphabet);
+      if (round % 2) {  // related: paths across the piece edges
+        t = test::mutate(rng, q, alphabet);
+        while (t.size() < n) t.push_back(static_cast<std::uint8_t>(t.size() % alphabet));
+        t.resize(n);
+      }
+      for (const Shape& shape : {shape_of(mode, s), Shape{false, false, s.gap_open, End::last_row}})
+        for (int columns : {8, 16, 32})
+          for (long long piece : {1LL, 700LL, 2100LL}) {
+            GpuTuning tuning{0, columns, 0, round % 2};
+            tuning.piece_columns = piece;
+            INFO("m " << m << " n " << n << " mode " << to_string(mode) << " end " << static_cast<int>(shape.end)
+                      << " lane columns " << columns << " piece " << piece);
+            require_same_pass(q, t, s, shape, tuning);
+          }
+    }
+  // A 16-bit pass in pieces that leaves the 16-bit range runs again in 32 bits.
+  const auto q = test::random_ranks(rng, 16400, 4);
+  const PassResult cpu = score_pass_tiled(q, q, dna, shape_of(Mode::local, dna), 4);
+  GpuTuning tuning{0, 8, 0, 0};
+  tuning.piece_columns = 4096;
+  const int reruns_before = gpu_stats().overflow_reruns;
+  const PassResult gpu = score_pass_gpu(q, q, dna, shape_of(Mode::local, dna), 0, {}, tuning);
+  REQUIRE(gpu.score == cpu.score);
+  REQUIRE(gpu.end_i == cpu.end_i);
+  REQUIRE(gpu.end_j == cpu.end_j);
+  REQUIRE(gpu_stats().overflow_reruns > reruns_before);
+}
+
 TEST_CASE("GPU pass on a query of a few letters far apart in the alphabet", "[gpu][pairwise]") {
   // Score passes give the profile a row for each letter the query uses
   // only; the letters here are ranks 1, 3 and the last of 15 (C, T, N).

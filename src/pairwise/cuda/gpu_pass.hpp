@@ -28,6 +28,10 @@ struct GpuTuning {
   // over in shared memory: 0 chooses (4 for score passes, 1 for the
   // traceback's kept pass); 1: every strip hands over through device memory.
   int group = 0;
+  // > 0: score passes take the target in pieces of about this many columns
+  // (whole strips), one launch each, as targets of 2^31 letters or more, or
+  // too long for the device's memory, always are (tests).
+  long long piece_columns = 0;
 };
 
 // Same score, end cell (ties included) and last row as score_pass_scalar.

@@ -49,6 +49,12 @@ struct Params {
   int2* ring;                    // slots x m boundary cells (H, E), between groups of strips
   unsigned long long* flags;     // per slot: group << 32 | rows published
   unsigned long long* ticket;
+  // A target too long for one pass goes through in pieces, one launch each
+  // (striped_score.cu). The first strip of a later piece takes its left
+  // edge from the piece before, whose last strip writes its right edge.
+  long long j_base;              // the target's columns before this piece
+  const int2* left_edge;         // not null: rows 1..m at [0..m-1] of the column left of the piece
+  int2* right_edge;              // not null: the piece's last strip writes its right edge here
   int* last_h;                   // row m, columns 1..n at [1..n]; may be null
   int* last_f;
   int4* strip_best;              // End::anywhere: per strip {score, i, j}
@@ -66,7 +72,9 @@ using Kernel = void (*)(Params);
 // within +-127; two cells a register, a strip of 64 * cols columns.
 Kernel striped16_kernel(int cols);
 
+// Row 0 at the piece's column j (column j_base + j of the target).
 __device__ __forceinline__ int top_h(const Params& p, bool local, long long j) {
+  j += p.j_base;
   if (j == 0 || local || p.free_top) return 0;
   return -(p.open + static_cast<int>(j) * p.extend);
 }
@@ -127,14 +135,16 @@ struct BlockShared {
   long long group;
 };
 
-// A strip's two neighbours: the matrix's column 0, a link, or a ring slot
-// (or nothing on the right of the last strip).
+// A strip's two neighbours: the matrix's column 0 (or the piece's left
+// edge), a link, or a ring slot (or, on the right of the last strip,
+// nothing or the piece's right edge).
 struct Neighbours {
   bool first = false;
+  bool out_edge = false;
   Link* in_link = nullptr;
   Link* out_link = nullptr;
   long long in_slot = -1, out_slot = -1, in_group = 0, out_group = 0;
-  __device__ bool produces() const { return out_link || out_slot >= 0; }
+  __device__ bool produces() const { return out_link || out_slot >= 0 || out_edge; }
 };
 
 __device__ __forceinline__ Neighbours neighbours(const Params& p, long long s, BlockShared& shared) {
@@ -142,6 +152,7 @@ __device__ __forceinline__ Neighbours neighbours(const Params& p, long long s, B
   const long long g = s / p.group;
   const int w = static_cast<int>(s % p.group);
   nb.first = s == 0;
+  nb.out_edge = s + 1 == p.strips && p.right_edge;
   if (s > 0 && w > 0) nb.in_link = &shared.links[w - 1];
   if (s > 0 && w == 0) nb.in_slot = (g - 1) % p.slots, nb.in_group = g - 1;
   if (s + 1 < p.strips && w + 1 < p.group) nb.out_link = &shared.links[w];
@@ -201,8 +212,14 @@ __device__ __forceinline__ bool load_left_batch(const Params& p, bool local, con
                                                 int& in_h, int& in_e, const int* abort = nullptr) {
   const int row = step + 1 + lane;
   if (nb.first) {
-    in_h = left_h(p, local, row);
-    in_e = neg_inf;
+    if (!p.left_edge) {
+      in_h = left_h(p, local, row);
+      in_e = neg_inf;
+    } else if (lane < kBatch && row <= p.m) {
+      const int2 v = p.left_edge[row - 1];
+      in_h = v.x;
+      in_e = v.y;
+    }
     return true;
   }
   const int upto = min(step + kBatch, p.m);
@@ -239,6 +256,10 @@ __device__ __forceinline__ bool load_left_batch(const Params& p, bool local, con
 __device__ __forceinline__ bool publish_edge(const Params& p, const Neighbours& nb, int lane, int r, int out_h,
                                              int out_e, const int* abort = nullptr) {
   const int base = (r - 1) & ~(kBatch - 1);
+  if (nb.out_edge) {  // read by the next launch: no flag
+    if (lane < kBatch && base + lane < r) p.right_edge[base + lane] = make_int2(out_h, out_e);
+    return true;
+  }
   if (nb.out_link) {
     int ready = 1;  // the rows kLinkRows before these have been read
     if (lane == 0) ready = wait_count(&nb.out_link->consumed, r - kLinkRows, abort, p.sleep_ns);

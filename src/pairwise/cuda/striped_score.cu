@@ -222,13 +222,14 @@ struct Workspace {
   cuda::DeviceArray<unsigned long long> flags;
   cuda::DeviceArray<int4> strip_best;
   cuda::DeviceArray<int2> checkpoints;
+  cuda::DeviceArray<int2> edges;  // two columns of m rows: between pieces of a long target
   std::size_t bytes() const {
     return q.bytes() + t.bytes() + sub.bytes() + last_h.bytes() + last_f.bytes() + ring.bytes() + flags.bytes() +
-           strip_best.bytes() + checkpoints.bytes();
+           strip_best.bytes() + checkpoints.bytes() + edges.bytes();
   }
   void release() {
     q.release(), t.release(), sub.release(), last_h.release(), last_f.release(), ring.release(), flags.release(),
-        strip_best.release(), checkpoints.release();
+        strip_best.release(), checkpoints.release(), edges.release();
   }
 };
 
@@ -265,8 +266,9 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
                         LastRow last_row, GpuTuning tuning, Kept* kept) {
   const long long m = static_cast<long long>(q.size()), n = static_cast<long long>(t.size());
   if (m == 0 || n == 0) return score_pass_scalar(q, t, scheme, shape, last_row);
-  if (m >= (1LL << 31) - kLanes || n >= (1LL << 31) - kMaxStripWidth)
-    throw RunError("sequences of 2^31 letters or more are not supported on the GPU");
+  if (m >= (1LL << 31) - kLanes || (kept && n >= (1LL << 31) - kMaxStripWidth))
+    throw RunError(kept ? "sequences of 2^31 letters or more are not supported by the GPU traceback"
+                        : "queries of 2^31 letters or more are not supported on the GPU");
   if (scheme.max_abs_score() > -kPadScore<8>)
     throw RunError("substitution scores beyond +-1000 are not supported on the GPU");
 
@@ -312,7 +314,15 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   per_sm = static_cast<int>(std::clamp<long long>(busy_blocks / prop.multiProcessorCount, 1, fit));
   if (const char* env = std::getenv("GPUDP_SW_BLOCKS_PER_SM")) per_sm = std::clamp(std::atoi(env), 1, fit);
 
-  const long long strips = (n + strip_width - 1) / strip_width;
+  // A target of 2^31 letters or more, or too long for the device's memory
+  // beside the ring, goes through in pieces of whole strips, one launch
+  // each, the right edge of one the left edge of the next (tests ask for
+  // small pieces through tuning.piece_columns).
+  long long piece = kept ? n : ((1LL << 31) - 2 * kMaxStripWidth) / strip_width * strip_width;
+  if (!kept && tuning.piece_columns > 0) piece = std::max(strip_width, tuning.piece_columns / strip_width * strip_width);
+  piece = std::min(piece, n);
+
+  const long long strips = (piece + strip_width - 1) / strip_width;  // of the first (widest) piece
   const long long blocks = std::min<long long>(static_cast<long long>(per_sm) * prop.multiProcessorCount,
                                                (strips + kWarpsPerBlock - 1) / kWarpsPerBlock);
   const long long warps = blocks * kWarpsPerBlock;
@@ -336,31 +346,41 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
                    " MiB are free");
 
   const bool want_row = last_row.h || shape.end != End::anywhere;
+  const bool pieces = piece < n;
   w.q.reserve(static_cast<std::size_t>(m));
-  w.t.reserve(static_cast<std::size_t>(n));
   w.sub.reserve(static_cast<std::size_t>(letters.rows * scheme.dim));
   w.ring.reserve(static_cast<std::size_t>(slots * m), "cudaMalloc (boundary columns)");
   w.flags.reserve(static_cast<std::size_t>(slots) + 2);  // the slots' flags, the ticket, the overflow flag
-  if (want_row) w.last_h.reserve(static_cast<std::size_t>(n + 1));
-  if (last_row.f) w.last_f.reserve(static_cast<std::size_t>(n + 1));
-  if (anywhere) w.strip_best.reserve(static_cast<std::size_t>(strips));
+  if (pieces) w.edges.reserve(static_cast<std::size_t>(2 * m), "cudaMalloc (edges between pieces)");
+  // Device bytes a column of a piece takes: the target, row m's H and F,
+  // the strips' best (under a byte).
+  const long long piece_bytes = 2 + (want_row ? 4 : 0) + (last_row.f ? 4 : 0);
+  GDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const long long room = static_cast<long long>(free_bytes + w.t.bytes() + w.last_h.bytes() + w.last_f.bytes() +
+                                                w.strip_best.bytes()) / 2 / piece_bytes / strip_width * strip_width;
+  if (room < piece && !kept) {
+    if (room < strip_width) throw RunError("too little GPU memory is free for a strip of the target");
+    piece = room;  // more pieces, each narrower than the ring was sized for: the ring only has slots to spare
+  }
+  const long long max_strips = (piece + strip_width - 1) / strip_width;
+  w.t.reserve(static_cast<std::size_t>(piece));
+  if (want_row) w.last_h.reserve(static_cast<std::size_t>(piece + 1));
+  if (last_row.f) w.last_f.reserve(static_cast<std::size_t>(piece + 1));
+  if (anywhere) w.strip_best.reserve(static_cast<std::size_t>(max_strips));
   const long long checkpoint_rows = kept ? m / kKeptRows : 0;
   if (checkpoint_rows > 0)
     w.checkpoints.reserve(static_cast<std::size_t>(checkpoint_rows * strips * strip_width), "cudaMalloc (checkpoints)");
   stats().peak_memory_bytes = std::max(stats().peak_memory_bytes, w.bytes());
 
   GDP_CUDA_CHECK(cudaMemcpy(w.q.get(), q_ranks.data(), q_ranks.size(), cudaMemcpyHostToDevice));
-  GDP_CUDA_CHECK(cudaMemcpy(w.t.get(), t.data(), t.size(), cudaMemcpyHostToDevice));
   GDP_CUDA_CHECK(cudaMemcpy(w.sub.get(), sub_rows, static_cast<std::size_t>(letters.rows * scheme.dim) * sizeof(int),
                             cudaMemcpyHostToDevice));
-  GDP_CUDA_CHECK(cudaMemset(w.flags.get(), 0, static_cast<std::size_t>(slots + 2) * sizeof(unsigned long long)));
 
   const GapCosts g = gap_costs(scheme);
   Params p{};
   p.q = w.q.get();
   p.t = w.t.get();
   p.m = static_cast<int>(m);
-  p.n = static_cast<int>(n);
   p.sub = w.sub.get();
   p.dim = scheme.dim;
   p.rows = letters.rows;
@@ -369,7 +389,6 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   p.extend = g.extend;
   p.free_top = shape.free_top;
   p.left_open = shape.left_open;
-  p.strips = strips;
   p.slots = slots;
   p.group = group;
   p.ring = w.ring.get();
@@ -390,44 +409,70 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   p.padded_n = strips * strip_width;
   if (kept) *kept = Kept{w.ring.get(), p.checkpoints, w.q.get(), w.t.get(), w.sub.get(), p.padded_n, kKeptRows};
 
-  cuda::KernelTimer timer;
-  timer.start();
-  kernel<<<static_cast<int>(blocks), kWarpsPerBlock * kLanes, shared>>>(p);
-  GDP_CUDA_CHECK(cudaGetLastError());
-  add_gpu_kernel_time(timer.stop_seconds(), false);
-  GDP_CUDA_CHECK(cudaDeviceSynchronize());
-  ++stats().passes;
-  if (sixteen) {
-    int overflow = 0;
-    GDP_CUDA_CHECK(cudaMemcpy(&overflow, p.overflow, sizeof overflow, cudaMemcpyDeviceToHost));
-    if (overflow) {  // a score too large for 16 bits: again in 32
-      ++stats().overflow_reruns;
-      GpuTuning wide = tuning;
-      wide.bits = 32;
-      return striped_pass(q, t, scheme, shape, device, last_row, wide, kept);
+  // Row m, where it is needed: all of it, or the corner alone.
+  const bool whole_row = last_row.h || shape.end == End::last_row;
+  std::vector<int> h(want_row || last_row.f ? static_cast<std::size_t>(whole_row ? n + 1 : 1) : 0);
+  std::vector<int> f(last_row.f ? static_cast<std::size_t>(n + 1) : 0);
+  std::vector<int4> per_strip;
+  PassResult best{0, 0, 0};
+  int corner = 0;
+  for (long long from = 0; from < n; from += piece) {
+    const long long width = std::min(piece, n - from), piece_strips = (width + strip_width - 1) / strip_width;
+    GDP_CUDA_CHECK(cudaMemcpy(w.t.get(), t.data() + from, static_cast<std::size_t>(width), cudaMemcpyHostToDevice));
+    GDP_CUDA_CHECK(cudaMemset(w.flags.get(), 0, static_cast<std::size_t>(slots + 2) * sizeof(unsigned long long)));
+    p.n = static_cast<int>(width);
+    p.strips = piece_strips;
+    p.j_base = from;
+    const long long index = from / piece;
+    p.left_edge = from > 0 ? w.edges.get() + (index % 2 ? 0 : m) : nullptr;
+    p.right_edge = from + width < n ? w.edges.get() + (index % 2 ? m : 0) : nullptr;
+    const long long piece_blocks = std::min(blocks, (piece_strips + kWarpsPerBlock - 1) / kWarpsPerBlock);
+
+    cuda::KernelTimer timer;
+    timer.start();
+    kernel<<<static_cast<int>(piece_blocks), kWarpsPerBlock * kLanes, shared>>>(p);
+    GDP_CUDA_CHECK(cudaGetLastError());
+    add_gpu_kernel_time(timer.stop_seconds(), false);
+    GDP_CUDA_CHECK(cudaDeviceSynchronize());
+    ++stats().passes;
+    if (sixteen) {
+      int overflow = 0;
+      GDP_CUDA_CHECK(cudaMemcpy(&overflow, p.overflow, sizeof overflow, cudaMemcpyDeviceToHost));
+      if (overflow) {  // a score too large for 16 bits: the whole pass again in 32
+        ++stats().overflow_reruns;
+        GpuTuning wide = tuning;
+        wide.bits = 32;
+        return striped_pass(q, t, scheme, shape, device, last_row, wide, kept);
+      }
     }
+    if (anywhere) {  // strips left to right, pieces too: the earlier cell wins a tie
+      per_strip.resize(static_cast<std::size_t>(piece_strips));
+      GDP_CUDA_CHECK(cudaMemcpy(per_strip.data(), w.strip_best.get(), per_strip.size() * sizeof(int4),
+                                cudaMemcpyDeviceToHost));
+      for (const int4& b : per_strip) {
+        const long long j = from + b.z;
+        const bool wins = b.x > best.score ||
+                          (b.x == best.score && b.x > 0 && (b.y < best.end_i || (b.y == best.end_i && j < best.end_j)));
+        if (wins) best = {b.x, b.y, j};
+      }
+    }
+    if (whole_row)
+      GDP_CUDA_CHECK(cudaMemcpy(h.data() + from + 1, w.last_h.get() + 1, static_cast<std::size_t>(width) * sizeof(int),
+                                cudaMemcpyDeviceToHost));
+    else if (want_row && from + width == n)
+      GDP_CUDA_CHECK(cudaMemcpy(&corner, w.last_h.get() + width, sizeof(int), cudaMemcpyDeviceToHost));
+    if (last_row.f)
+      GDP_CUDA_CHECK(cudaMemcpy(f.data() + from + 1, w.last_f.get() + 1, static_cast<std::size_t>(width) * sizeof(int),
+                                cudaMemcpyDeviceToHost));
   }
 
-  PassResult best{0, 0, 0};
-  if (anywhere) {
-    std::vector<int4> per_strip(static_cast<std::size_t>(strips));
-    GDP_CUDA_CHECK(cudaMemcpy(per_strip.data(), w.strip_best.get(), per_strip.size() * sizeof(int4), cudaMemcpyDeviceToHost));
-    for (const int4& b : per_strip) {
-      const bool wins = b.x > best.score || (b.x == best.score && b.x > 0 &&
-                                             (b.y < best.end_i || (b.y == best.end_i && b.z < best.end_j)));
-      if (wins) best = {b.x, b.y, b.z};
-    }
+  if (!want_row && !last_row.f) return best;
+  if (!whole_row) {  // the corner alone: End::corner
+    h.assign(static_cast<std::size_t>(n + 1), 0);  // finish_pass reads h[n] only
+    h[static_cast<std::size_t>(n)] = corner;
   }
-  std::vector<int> h(static_cast<std::size_t>(n + 1), 0), f(static_cast<std::size_t>(n + 1), 0);
-  if (want_row) {
-    // The corner alone when nothing else of the row is needed.
-    const long long from = last_row.h || shape.end == End::last_row ? 1 : n;
-    GDP_CUDA_CHECK(cudaMemcpy(h.data() + from, w.last_h.get() + from, static_cast<std::size_t>(n + 1 - from) * sizeof(int),
-                              cudaMemcpyDeviceToHost));
-    h[0] = left_h_of(shape, g, m);
-  }
-  if (last_row.f)
-    GDP_CUDA_CHECK(cudaMemcpy(f.data() + 1, w.last_f.get() + 1, static_cast<std::size_t>(n) * sizeof(int), cudaMemcpyDeviceToHost));
+  h[0] = left_h_of(shape, g, m);
+  if (!last_row.f) f.assign(h.size(), 0);
   return finish_pass(h, f, m, shape, best, last_row);
 }
 
