@@ -98,7 +98,7 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   std::int64_t longest_q = 0, longest_t = 0;
   const auto qranks = encode_all(queries, longest_q);
   const auto tranks = encode_all(targets, longest_t);
-  pw::check_score_range(longest_q, longest_t, scheme);
+  pw::check_score_range(longest_q, longest_t, scheme, mode, o.score_only);
   report.add_phase("read", timer.seconds());
 
   // Chosen once the inputs are known to be good, so that a bad input gets

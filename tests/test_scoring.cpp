@@ -6,6 +6,8 @@
 #include "core/alphabet.hpp"
 #include "core/error.hpp"
 #include "core/scoring.hpp"
+#include "pairwise/pairwise.hpp"
+#include "random_inputs.hpp"
 
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
@@ -278,4 +280,20 @@ TEST_CASE("parse_alphabet and to_string", "[scoring]") {
   CHECK(is_nucleotide(Alphabet::rna));
   CHECK(!is_nucleotide(Alphabet::protein));
   CHECK(!is_nucleotide(Alphabet::automatic));
+}
+
+TEST_CASE("score range: long targets are refused where 32-bit scores could overflow", "[scoring]") {
+  using gdp::pairwise::check_score_range;
+  using gdp::pairwise::Mode;
+  const ScoringScheme dna = test::dna_scheme();
+  // Global and semi-global rows reach -(open + n * extend): refused.
+  REQUIRE_THROWS_AS(check_score_range(100000, 2200000000LL, dna, Mode::global, true), gdp::InputError);
+  REQUIRE_THROWS_AS(check_score_range(100000, 2200000000LL, dna, Mode::semiglobal, true), gdp::InputError);
+  // A local alignment's passes toward its start are not bounded by the query.
+  REQUIRE_THROWS_AS(check_score_range(100000, 2200000000LL, dna, Mode::local, false), gdp::InputError);
+  // A local score pass stays within the shorter sequence's best score.
+  REQUIRE_NOTHROW(check_score_range(100000, 2200000000LL, dna, Mode::local, true));
+  REQUIRE_NOTHROW(check_score_range(2200000000LL, 100000, dna, Mode::local, true));
+  REQUIRE_THROWS_AS(check_score_range(200000000, 2200000000LL, dna, Mode::local, true), gdp::InputError);
+  REQUIRE_NOTHROW(check_score_range(100000, 100000, dna, Mode::global, false));
 }

@@ -46,7 +46,11 @@ std::string cigar_string(const Cigar& cigar) {
   return s;
 }
 
-void check_score_range(std::int64_t m, std::int64_t n, const ScoringScheme& s) {
+void check_score_range(std::int64_t m, std::int64_t n, const ScoringScheme& s, Mode mode, bool score_only) {
+  // A local score pass keeps H within 0 and min(m, n) times the largest
+  // score, and E and F above -(open + extend): the shorter sequence bounds
+  // it. (A local alignment's passes toward its start are not so bounded.)
+  if (mode == Mode::local && score_only) m = n = std::min(m, n);
   // Every H, E and F lies within this bound of zero; Myers-Miller adds two.
   const double bound = static_cast<double>(m + n) * (s.max_abs_score() + s.gap_extend) + 2.0 * s.gap_open;
   if (bound >= static_cast<double>(1 << 29))

@@ -72,8 +72,9 @@ struct GpuStats {
 GpuStats gpu_stats();
 
 // Throws InputError when scores for sequences this long could leave the
-// range an int32 engine handles exactly.
-void check_score_range(std::int64_t query_length, std::int64_t target_length, const ScoringScheme& scheme);
+// range an int32 engine handles exactly in this mode (score-only or not).
+void check_score_range(std::int64_t query_length, std::int64_t target_length, const ScoringScheme& scheme, Mode mode,
+                       bool score_only);
 
 // Aligns one pair (ranks of `scheme`).
 Alignment align(Residues query, Residues target,
