@@ -118,6 +118,26 @@ TEST_CASE("GPU batched products, and a long inner dimension, equal the reference
   }
 }
 
+TEST_CASE("GPU split products add into C: C (+) A (x) B, for any number of slices of k", "[gpu][semiring]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(12);
+  for (Semiring s : {Semiring::max_plus, Semiring::min_plus})
+    for (const auto& [m, k, n] : std::vector<std::array<std::int64_t, 3>>{{128, 4096, 128}, {45, 1000, 33}, {130, 17, 129}, {4, 0, 6}})
+      for (int splits : {1, 2, 3, 7, 64, 300}) {
+        const auto a = random_matrix<std::int32_t>(rng, m, k, s), b = random_matrix<std::int32_t>(rng, k, n, s);
+        const auto c = random_matrix<std::int32_t>(rng, m, n, s);
+        const auto product = multiply_cpu(a, b, s, CpuAlgo::ikj);
+        Matrix<std::int32_t> want = c;
+        for (std::size_t x = 0; x < want.data.size(); ++x)
+          want.data[x] = s == Semiring::max_plus ? std::max(c.data[x], product.data[x]) : std::min(c.data[x], product.data[x]);
+        INFO("semiring " << to_string(s) << " m " << m << " k " << k << " n " << n << " splits " << splits);
+        REQUIRE(accumulate_gpu(s, a, b, c, splits).data == want.data);
+      }
+  REQUIRE_THROWS_AS(accumulate_gpu(Semiring::plus_times, Matrix<std::int32_t>(2, 2), Matrix<std::int32_t>(2, 2),
+                                   Matrix<std::int32_t>(2, 2), 2),
+                    RunError);
+}
+
 TEST_CASE("cuBLAS products match the reference, and requests cuBLAS cannot serve are refused", "[gpu][semiring]") {
   if (test::skip_without_gpu()) return;
   std::mt19937 rng(9);

@@ -53,4 +53,17 @@ void multiply_device_i32(Semiring s, const std::int32_t* a, const std::int32_t* 
                          std::int64_t k, std::int64_t n, std::int64_t lda, std::int64_t ldb, std::int64_t ldc,
                          std::int64_t batch, std::int64_t stride_a, std::int64_t stride_b, std::int64_t stride_c);
 
+// C = C (+) A (x) B in max-plus or min-plus (RunError for plus-times), the
+// same way, with k cut into `splits` slices computed at once and added into
+// C by atomic max or min: many blocks for a few products of long k. C must
+// hold what the products add to (the semiring's zero for the product alone).
+void accumulate_device_i32(Semiring s, const std::int32_t* a, const std::int32_t* b, std::int32_t* c, std::int64_t m,
+                           std::int64_t k, std::int64_t n, std::int64_t lda, std::int64_t ldb, std::int64_t ldc,
+                           std::int64_t batch, std::int64_t stride_a, std::int64_t stride_b, std::int64_t stride_c,
+                           int splits);
+
+// The same from host matrices: C (+) A (x) B, A m x k, B k x n, C m x n.
+Matrix<std::int32_t> accumulate_gpu(Semiring s, const Matrix<std::int32_t>& a, const Matrix<std::int32_t>& b,
+                                    const Matrix<std::int32_t>& c, int splits, int device = 0);
+
 }  // namespace gdp::semiring

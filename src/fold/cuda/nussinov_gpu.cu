@@ -9,7 +9,9 @@
 //     column block J. Those rows, one lower than k, are the same matrix seen
 //     one row down, so no shifted copy is kept. One batched launch of
 //     src/semiring's kernel computes this part for every block of the
-//     diagonal (d >= 2), straight into the blocks;
+//     diagonal (d >= 2), straight into the blocks. Late diagonals have few
+//     blocks and long products, so k is split into slices that run at
+//     once and combine by atomic max (the blocks hold 0 until then);
 //   - k in block I and k in block J: they need cells of the block itself.
 //     One thread block a block finishes it in shared memory by its
 //     anti-diagonals, from the bottom-left corner, with copies of the
@@ -96,6 +98,16 @@ __global__ void __launch_bounds__(kB) finish_blocks(int* __restrict__ c, long lo
   for (int row = 0; row < kB; ++row) c[(i0 + row) * n + j0 + r] = cur[row][r];
 }
 
+// Slices of k for a diagonal's `products` of 128 x k x 128: enough blocks
+// for two rounds of the GPU's `device_blocks` (what its SMs hold at once),
+// each slice at least kMinSlice long so that its atomic adds stay a small
+// part of its work.
+constexpr long long kMinSlice = 1024;
+int k_slices(long long products, long long k, long long device_blocks) {
+  const long long wanted = (2 * device_blocks + products - 1) / products;
+  return static_cast<int>(std::clamp(std::min(wanted, k / kMinSlice), 1LL, 1024LL));
+}
+
 }  // namespace
 
 Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& seconds) {
@@ -130,14 +142,21 @@ Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& sec
   cuda::check(cudaFuncSetAttribute(finish_blocks, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
               "cudaFuncSetAttribute");
 
+  cudaDeviceProp prop{};
+  cuda::check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
+  const long long device_blocks = 2LL * prop.multiProcessorCount;  // the max-plus kernel runs two blocks an SM
+
   cuda::KernelTimer timer;
   timer.start();
   const long long stride = kB * padded + kB;  // from block (I, J) to (I+1, J+1)
   for (long long d = 0; d < blocks; ++d) {
-    if (d >= 2)  // the blocks strictly between: one batched max-plus product
-      semiring::multiply_device_i32(semiring::Semiring::max_plus, c.get() + kB, c.get() + (kB + 1) * padded + d * kB,
-                                    c.get() + d * kB, kB, (d - 1) * kB, kB, padded, padded, padded, blocks - d, stride,
-                                    stride, stride);
+    if (d >= 2) {  // the blocks strictly between: one batched max-plus product
+      const long long k = (d - 1) * kB;
+      const int splits = k_slices(blocks - d, k, device_blocks);
+      semiring::accumulate_device_i32(semiring::Semiring::max_plus, c.get() + kB, c.get() + (kB + 1) * padded + d * kB,
+                                      c.get() + d * kB, kB, k, kB, padded, padded, padded, blocks - d, stride, stride,
+                                      stride, splits);
+    }
     finish_blocks<<<static_cast<unsigned>(blocks - d), kB, shared>>>(c.get(), padded, seq.get(), static_cast<int>(d),
                                                                       rules.min_loop, rules.gu);
     cuda::check(cudaGetLastError(), "finish_blocks");

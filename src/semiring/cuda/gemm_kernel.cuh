@@ -12,7 +12,9 @@
 // while the current one is used. Where a tile overhangs the matrix, A and B
 // are padded with values whose product is the semiring's zero (0; or sums
 // at or beyond minus / plus infinity), so no thread tests bounds in the
-// inner loop. Batched products run one per blockIdx.z.
+// inner loop. Batched products run one per blockIdx.z. Split products
+// (int32 max-plus and min-plus) cut k into slices, one block each, which
+// add their part into C with an atomic max or min: C = C (+) A (x) B.
 #include <cstdint>
 #include <cuda/std/limits>
 #include <type_traits>
@@ -28,6 +30,8 @@ struct Mac;
 
 template <class T>
 struct Mac<T, Semiring::plus_times> {
+  static constexpr bool kSplits = false;
+  static __device__ __forceinline__ void add_to(T*, T) {}
   static __device__ __forceinline__ T zero() { return T{0}; }
   static __device__ __forceinline__ T pad_a() { return T{0}; }
   static __device__ __forceinline__ T pad_b() { return T{0}; }
@@ -47,6 +51,10 @@ struct Mac<T, Semiring::max_plus> {
   // Integers: -2^30 twice is -2^31, the lowest int32; real sums are above it.
   static __device__ __forceinline__ T pad_a() { return std::is_integral_v<T> ? T(-(1 << 30)) : zero(); }
   static __device__ __forceinline__ T pad_b() { return pad_a(); }
+  static constexpr bool kSplits = std::is_same_v<T, std::int32_t>;  // an atomic semiring addition
+  static __device__ __forceinline__ void add_to(T* c, T v) {
+    if constexpr (kSplits) atomicMax(c, v);
+  }
   static __device__ __forceinline__ T apply(T acc, T a, T b) {
     if constexpr (std::is_integral_v<T>) return __viaddmax_s32(a, b, acc);
     else if constexpr (std::is_same_v<T, float>) return fmaxf(acc, a + b);
@@ -63,6 +71,10 @@ struct Mac<T, Semiring::min_plus> {
   // Integers: 2^30 + 2^30 - 1 is 2^31 - 1, the highest int32; real sums are below it.
   static __device__ __forceinline__ T pad_a() { return std::is_integral_v<T> ? T(1 << 30) : zero(); }
   static __device__ __forceinline__ T pad_b() { return std::is_integral_v<T> ? T((1 << 30) - 1) : zero(); }
+  static constexpr bool kSplits = std::is_same_v<T, std::int32_t>;
+  static __device__ __forceinline__ void add_to(T* c, T v) {
+    if constexpr (kSplits) atomicMin(c, v);
+  }
   static __device__ __forceinline__ T apply(T acc, T a, T b) {
     if constexpr (std::is_integral_v<T>) return __viaddmin_s32(a, b, acc);
     else if constexpr (std::is_same_v<T, float>) return fminf(acc, a + b);
@@ -74,6 +86,7 @@ struct GemmShape {
   int m, n, k;
   long long stride_a, stride_b, stride_c;  // elements between the products of a batch
   int lda, ldb, ldc;                       // row strides
+  int splits = 1;                          // > 1: slices of k a product, blockIdx.z = product * splits + slice
 };
 
 // A 16-byte vector's four 4-byte elements as T.
@@ -128,9 +141,17 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<T>) gemm_kernel(const T* 
   // the transposing stores free of bank conflicts.
   __shared__ __align__(16) T as[2][BK][kBM + 4];
   __shared__ __align__(16) T bs[2][BK][kBN];
-  a += blockIdx.z * g.stride_a;
-  b += blockIdx.z * g.stride_b;
-  c += blockIdx.z * g.stride_c;
+  const long long product = blockIdx.z / g.splits;
+  a += product * g.stride_a;
+  b += product * g.stride_b;
+  c += product * g.stride_c;
+  int k = g.k;  // this block's part of k: all of it, or its slice
+  if (g.splits > 1) {
+    const int slice = (g.k + g.splits * BK - 1) / (g.splits * BK) * BK, from = static_cast<int>(blockIdx.z % g.splits) * slice;
+    k = max(0, min(g.k, from + slice) - from);
+    a += from;
+    b += static_cast<long long>(from) * g.ldb;
+  }
   const int tid = static_cast<int>(threadIdx.x);
   const int tx = tid % 16, ty = tid / 16;
   const int row0 = static_cast<int>(blockIdx.y) * kBM, col0 = static_cast<int>(blockIdx.x) * kBN;
@@ -149,7 +170,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<T>) gemm_kernel(const T* 
   const T* a_from = a + static_cast<long long>(row0 + a_row) * g.lda + a_col;
   const T* b_from = b + static_cast<long long>(b_row) * g.ldb + col0 + b_col;
   auto load_tile = [&](int k0) {
-    if (inside && k0 + BK <= g.k) {
+    if (inside && k0 + BK <= k) {
 #pragma unroll
       for (int r = 0; r < kALoads; ++r) a_next[r] = a_from[static_cast<long long>(kARows * r) * g.lda + k0];
 #pragma unroll
@@ -167,14 +188,14 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<T>) gemm_kernel(const T* 
 #pragma unroll
     for (int r = 0; r < kALoads; ++r) {
       const int i = row0 + a_row + kARows * r, kk = k0 + a_col;
-      a_next[r] = i < g.m && kk < g.k ? a[static_cast<long long>(i) * g.lda + kk] : M::pad_a();
+      a_next[r] = i < g.m && kk < k ? a[static_cast<long long>(i) * g.lda + kk] : M::pad_a();
     }
 #pragma unroll
     for (int p = 0; p < kBRows; ++p)
 #pragma unroll
       for (int q = 0; q < 4; ++q) {
         const int kk = k0 + b_row + 8 * p, j = col0 + b_col + q;
-        b_next[p][q] = kk < g.k && j < g.n ? b[static_cast<long long>(kk) * g.ldb + j] : M::pad_b();
+        b_next[p][q] = kk < k && j < g.n ? b[static_cast<long long>(kk) * g.ldb + j] : M::pad_b();
       }
   };
   auto store_tile = [&](int buf) {
@@ -192,7 +213,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<T>) gemm_kernel(const T* 
 #pragma unroll
     for (int j = 0; j < 8; ++j) acc[i][j] = M::zero();
 
-  const int tiles = (g.k + BK - 1) / BK;
+  const int tiles = (k + BK - 1) / BK;
   if (tiles > 0) {
     load_tile(0);
     store_tile(0);
@@ -224,7 +245,15 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks<T>) gemm_kernel(const T* 
 #pragma unroll
     for (int j = 0; j < 8; ++j) {
       const int col = col0 + (j < 4 ? tx * 4 + j : 64 + tx * 4 + j - 4);
-      if (col < g.n) c[static_cast<long long>(row) * g.ldc + col] = acc[i][j];
+      if (col >= g.n) continue;
+      T* to = c + static_cast<long long>(row) * g.ldc + col;
+      if constexpr (M::kSplits) {
+        if (g.splits > 1) {
+          M::add_to(to, acc[i][j]);
+          continue;
+        }
+      }
+      *to = acc[i][j];
     }
   }
 }

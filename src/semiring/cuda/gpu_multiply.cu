@@ -87,15 +87,16 @@ void copy(const DeviceMatrix<T>& src, std::int64_t src_rows, std::int64_t src_co
 template <class T>
 void launch_classic(Semiring s, const T* a, const T* b, T* c, std::int64_t m, std::int64_t k, std::int64_t n,
                     std::int64_t lda, std::int64_t ldb, std::int64_t ldc, std::int64_t batch, std::int64_t stride_a,
-                    std::int64_t stride_b, std::int64_t stride_c) {
+                    std::int64_t stride_b, std::int64_t stride_c, int splits = 1) {
   if (m == 0 || n == 0 || batch == 0) return;
   using gpu::GemmShape;
-  for (std::int64_t first = 0; first < batch; first += 65535) {
-    const std::int64_t count = std::min<std::int64_t>(batch - first, 65535);
+  const std::int64_t per_launch = 65535 / splits;  // blockIdx.z: product * splits + slice
+  for (std::int64_t first = 0; first < batch; first += per_launch) {
+    const std::int64_t count = std::min<std::int64_t>(batch - first, per_launch);
     const GemmShape g{static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), stride_a, stride_b, stride_c,
-                      static_cast<int>(lda), static_cast<int>(ldb), static_cast<int>(ldc)};
+                      static_cast<int>(lda), static_cast<int>(ldb), static_cast<int>(ldc), splits};
     const dim3 grid(static_cast<unsigned>((n + gpu::kBN - 1) / gpu::kBN), static_cast<unsigned>((m + gpu::kBM - 1) / gpu::kBM),
-                    static_cast<unsigned>(count));
+                    static_cast<unsigned>(count * splits));
     const T* a0 = a + first * stride_a;
     const T* b0 = b + first * stride_b;
     T* c0 = c + first * stride_c;
@@ -204,6 +205,34 @@ void multiply_device_i32(Semiring s, const std::int32_t* a, const std::int32_t* 
                          std::int64_t k, std::int64_t n, std::int64_t lda, std::int64_t ldb, std::int64_t ldc,
                          std::int64_t batch, std::int64_t stride_a, std::int64_t stride_b, std::int64_t stride_c) {
   launch_classic(s, a, b, c, m, k, n, lda, ldb, ldc, batch, stride_a, stride_b, stride_c);
+}
+
+void accumulate_device_i32(Semiring s, const std::int32_t* a, const std::int32_t* b, std::int32_t* c, std::int64_t m,
+                           std::int64_t k, std::int64_t n, std::int64_t lda, std::int64_t ldb, std::int64_t ldc,
+                           std::int64_t batch, std::int64_t stride_a, std::int64_t stride_b, std::int64_t stride_c,
+                           int splits) {
+  if (s == Semiring::plus_times) throw RunError("accumulate_device_i32: max-plus or min-plus only");
+  if (splits < 1 || splits > 65535) throw RunError("accumulate_device_i32: splits must lie within 1..65535");
+  launch_classic(s, a, b, c, m, k, n, lda, ldb, ldc, batch, stride_a, stride_b, stride_c, std::max(splits, 2));
+}
+
+Matrix<std::int32_t> accumulate_gpu(Semiring s, const Matrix<std::int32_t>& a, const Matrix<std::int32_t>& b,
+                                    const Matrix<std::int32_t>& c, int splits, int device) {
+  if (a.cols != b.rows || c.rows != a.rows || c.cols != b.cols) throw InputError("accumulate_gpu: shapes do not chain");
+  cuda::check(cudaSetDevice(device), "cudaSetDevice");
+  auto to_device = [](const Matrix<std::int32_t>& x) {
+    DeviceMatrix<std::int32_t> d = DeviceMatrix<std::int32_t>::make(x.rows, x.cols);
+    if (!x.data.empty())
+      cuda::check(cudaMemcpy(d.ptr, x.data.data(), x.data.size() * sizeof(std::int32_t), cudaMemcpyHostToDevice), "cudaMemcpy");
+    return d;
+  };
+  const auto da = to_device(a), db = to_device(b), dc = to_device(c);
+  accumulate_device_i32(s, da.ptr, db.ptr, dc.ptr, a.rows, a.cols, b.cols, da.ld, db.ld, dc.ld, 1, 0, 0, 0, splits);
+  Matrix<std::int32_t> out(c.rows, c.cols);
+  if (!out.data.empty())
+    cuda::check(cudaMemcpy(out.data.data(), dc.ptr, out.data.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost),
+                "cudaMemcpy");
+  return out;
 }
 
 std::size_t gpu_free_memory(int device) {

@@ -10,6 +10,17 @@ void multiply_device_i32(Semiring, const std::int32_t*, const std::int32_t*, std
   throw RunError("this build of gpu-dp has no CUDA: use --cpu");
 }
 
+void accumulate_device_i32(Semiring, const std::int32_t*, const std::int32_t*, std::int32_t*, std::int64_t,
+                           std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t,
+                           std::int64_t, std::int64_t, std::int64_t, int) {
+  throw RunError("this build of gpu-dp has no CUDA: use --cpu");
+}
+
+Matrix<std::int32_t> accumulate_gpu(Semiring, const Matrix<std::int32_t>&, const Matrix<std::int32_t>&,
+                                    const Matrix<std::int32_t>&, int, int) {
+  throw RunError("this build of gpu-dp has no CUDA: use --cpu");
+}
+
 std::size_t gpu_free_memory(int) { throw RunError("this build of gpu-dp has no CUDA: use --cpu"); }
 
 template <class T>
