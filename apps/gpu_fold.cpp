@@ -101,7 +101,7 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   timer.restart();
   std::vector<gdp::fold::Structure> structures(rnas.size());
   std::vector<std::size_t> one_thread;  // records folded many at once
-  double work = 0, gpu_fill = 0, trace = 0;
+  double work = 0, gpu_fill = 0, gpu_copy = 0, trace = 0;
   for (std::size_t r = 0; r < rnas.size(); ++r) {
     const double n = static_cast<double>(rnas[r].size());
     work += n * n * n / 6;  // the splits of every cell
@@ -117,7 +117,7 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
       throw gdp::InputError(file.display_name(), file.line_of(r, 0),
                             "record '" + file.records[r].id + "': " + error.what());
     }
-    if (e == gdp::fold::Engine::gpu) gpu_fill += timing.fill_seconds;
+    if (e == gdp::fold::Engine::gpu) gpu_fill += timing.fill_seconds, gpu_copy += timing.copy_seconds;
     trace += timing.trace_seconds;
   }
 #pragma omp parallel for schedule(dynamic) num_threads(threads)
@@ -125,6 +125,7 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
     structures[one_thread[x]] = gdp::fold::fold_rna(rnas[one_thread[x]], rules, gdp::fold::Engine::cpu2, 1);
   report.add_phase("compute", timer.seconds());
   if (gpu_fill > 0) report.gpu.push_back({"fill_seconds", gpu_fill});  // device time, part of compute
+  if (gpu_fill > 0) report.gpu.push_back({"copy_seconds", gpu_copy});  // the tables to the host, part of compute
   if (gpu_fill > 0) report.gpu.push_back({"trace_seconds", trace});  // on the CPU, of the records folded one at a time
 
   timer.restart();

@@ -3,11 +3,13 @@
 // structure checked for validity.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
 #include <string>
 
 #include "core/error.hpp"
 #include "fold/fold.hpp"
+#include "fold/table.hpp"
 
 using namespace gdp;
 using namespace gdp::fold;
@@ -99,4 +101,22 @@ TEST_CASE("Nussinov by hand, and bad letters", "[fold]") {
   REQUIRE_THROWS_AS(fold_rna("GGXCC", Rules{}), InputError);
   REQUIRE(parse_engine("omp2") == Engine::omp2);
   REQUIRE_THROWS_AS(parse_engine("gpu9"), InputError);
+}
+
+TEST_CASE("packed tables hold the strict upper triangle, row after row, each cell once", "[fold]") {
+  for (std::int64_t n : {0, 1, 2, 3, 7, 300}) {
+    Table t = packed_table(n, 2);
+    const std::int64_t cells = Table::packed_cells(n);
+    std::vector<int> written(static_cast<std::size_t>(cells), 0);
+    for (std::int64_t i = 0; i < n; ++i)
+      for (std::int64_t j = i + 1; j < n; ++j) {
+        const std::int64_t at = Table::row_start(n, i) + j - i - 1;
+        REQUIRE((at >= 0 && at < cells));
+        ++written[static_cast<std::size_t>(at)];
+        t.packed[static_cast<std::size_t>(at)] = static_cast<std::uint16_t>((i * 131 + j) % 65536);
+      }
+    REQUIRE(std::all_of(written.begin(), written.end(), [](int w) { return w == 1; }));
+    for (std::int64_t i = 0; i < n; ++i)
+      for (std::int64_t j = 0; j < n; ++j) REQUIRE(t.at(i, j) == (j <= i ? 0 : static_cast<int>((i * 131 + j) % 65536)));
+  }
 }

@@ -65,6 +65,25 @@ TEST_CASE("GPU Nussinov on a longer RNA equals OMP2", "[gpu][fold]") {
   REQUIRE(timing.fill_seconds > 0);
 }
 
+TEST_CASE("GPU Nussinov's packed 16-bit table, copied in pieces of rows, equals its full table", "[gpu][fold]") {
+  // 12,000 bases: 72 million cells, two pieces of rows of at most 2^26.
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(19);
+  const std::string s = random_rna(rng, 12000, false);
+  const Rules r{true, 1};
+  double seconds = 0, copy_seconds = 0;
+  const Table packed = fill_gpu(s, r, 0, seconds, &copy_seconds);
+  const Table full = fill_gpu(s, r, 0, seconds, nullptr, false);
+  REQUIRE(packed.packed);
+  REQUIRE(full.c);
+  REQUIRE(copy_seconds > 0);
+  std::int64_t differ = 0;
+  for (std::int64_t i = 0; i < packed.n; ++i)
+    for (std::int64_t j = i + 1; j < packed.n; ++j) differ += packed.at(i, j) != full.at(i, j);
+  REQUIRE(differ == 0);
+  REQUIRE(packed.at(0, packed.n - 1) > 0);
+}
+
 TEST_CASE("GPU Nussinov refuses a sequence too long for the device, saying how long would fit", "[gpu][fold]") {
   if (test::skip_without_gpu()) return;
   const std::string s(400000, 'A');  // 640 GB of matrix: more than any GPU has

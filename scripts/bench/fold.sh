@@ -18,8 +18,8 @@ mkdir -p "$work"
 threads=$(nproc)
 [ -x "$build/gpu-fold" ] || { echo "fold: $build/gpu-fold missing: build first" >&2; exit 1; }
 field() { grep -o "\"$2\": [0-9.e+-]*" "$1" | head -1 | awk '{print $2}'; }
-echo "| n | engine | pairs | fill s | traceback s | compute s | wall s | G ops/s (n^3/6 over fill) | of the 16.1T max-plus ceiling |"
-echo "|---|---|---|---|---|---|---|---|---|"
+echo "| n | engine | pairs | fill s | copy to host s | traceback s | compute s | wall s | G ops/s (n^3/6 over fill) | of the 16.1T max-plus ceiling |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for n in $sizes; do
   fa=$work/rna$n.fa
   [ -s "$fa" ] || scripts/bench/make_fasta.py random --alphabet rna --length "$n" --seed "$n" --name "rna$n" > "$fa"
@@ -31,10 +31,11 @@ for n in $sizes; do
     compute=$(field "$work/r.json" compute)
     fill=$([ "$engine" = gpu ] && field "$work/r.json" fill_seconds || echo "$compute")
     trace=$([ "$engine" = gpu ] && field "$work/r.json" trace_seconds || echo "-")
+    copy=$([ "$engine" = gpu ] && field "$work/r.json" copy_seconds || echo "-")
     pairs=$(awk '!/^#/{print $3; exit}' "$work/o.tsv")
-    awk -v n="$n" -v e="$engine" -v p="$pairs" -v f="$fill" -v c="$compute" -v tb="$trace" -v w="$(awk "BEGIN{print $t1-$t0}")" 'BEGIN {
+    awk -v n="$n" -v e="$engine" -v p="$pairs" -v f="$fill" -v c="$compute" -v tb="$trace" -v cp="$copy" -v w="$(awk "BEGIN{print $t1-$t0}")" 'BEGIN {
       ops = n * n * n / 6; rate = ops / f / 1e9
-      printf "| %d | %s | %s | %.3f | %s | %.3f | %.2f | %.0f | %s |\n", n, e, p, f, tb, c, w, rate, (e == "gpu" ? sprintf("%.2f", rate / 16100) : "-") }'
+      printf "| %d | %s | %s | %.3f | %s | %s | %.3f | %.2f | %.0f | %s |\n", n, e, p, f, cp, tb, c, w, rate, (e == "gpu" ? sprintf("%.2f", rate / 16100) : "-") }'
   done
 done
 echo

@@ -28,10 +28,10 @@ struct Structure {
 // Whether bases a and b (upper case A, C, G, U) may pair under `rules`.
 bool can_pair(char a, char b, const Rules& rules);
 
-// Where a fold's time went: filling the matrix (device time on the GPU,
-// which the table's copy back is not part of) and the traceback.
+// Where a fold's time went: filling the matrix (device time on the GPU),
+// on the GPU the table's packing and copy to the host, and the traceback.
 struct FoldTiming {
-  double fill_seconds = 0, trace_seconds = 0;
+  double fill_seconds = 0, copy_seconds = 0, trace_seconds = 0;
 };
 
 // An optimal structure of `rna` (upper case A, C, G, U). Throws InputError

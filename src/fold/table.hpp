@@ -11,26 +11,49 @@
 
 namespace gdp::fold {
 
-// c[i * n + j] = C(i, j) for j > i (0-based, inclusive); C(i, j) = 0 for j <= i,
-// and those cells are never read. Not zeroed when made: n = 100,000 is 40 GB.
+// C(i, j) for j > i (0-based, inclusive); C(i, j) = 0 for j <= i. Two
+// layouts, neither zeroed when made:
+//   - c: every cell, c[i * n + j] (the CPU engines; CPU2 keeps its
+//     transpose in the lower triangle's place). n = 100,000 is 40 GB.
+//   - packed: the strict upper triangle in 16 bits, row after row (the GPU
+//     engine's copy on the host). Pair counts are at most n / 2, so they
+//     fit up to n = 131,071; n = 100,000 is 10 GB.
 struct Table {
   std::int64_t n = 0;
   std::unique_ptr<int[]> c;
+  std::unique_ptr<std::uint16_t[]> packed;
+  static constexpr std::int64_t kMaxPacked = 131071;
   static Table of_size(std::int64_t n) {
     Table t;
     t.n = n;
     t.c.reset(new int[static_cast<std::size_t>(std::max<std::int64_t>(n * n, 1))]);
     return t;
   }
-  int at(std::int64_t i, std::int64_t j) const { return j <= i ? 0 : c[static_cast<std::size_t>(i * n + j)]; }
+  // The first cell of row i in `packed`; row i holds C(i, i+1) .. C(i, n-1).
+  static std::int64_t row_start(std::int64_t n, std::int64_t i) { return i * (n - 1) - i * (i - 1) / 2; }
+  static std::int64_t packed_cells(std::int64_t n) { return n * (n - 1) / 2; }
+  int at(std::int64_t i, std::int64_t j) const {
+    if (j <= i) return 0;
+    if (packed) return packed[static_cast<std::size_t>(row_start(n, i) + j - i - 1)];
+    return c[static_cast<std::size_t>(i * n + j)];
+  }
 };
+
+// A packed table of n (at most Table::kMaxPacked), its pages touched by
+// `threads` threads at once, so that a copy into it runs at full speed
+// (cpu/nussinov.cpp).
+Table packed_table(std::int64_t n, int threads);
 
 // The CPU engines' fill (cpu/nussinov.cpp): cpu1, cpu2 or omp2.
 Table fill_cpu(std::string_view rna, const Rules& rules, Engine engine, int threads);
 
-// The GPU's blocked fill. `seconds`: device time of the fill. Throws
-// InputError when the sequence does not fit in device memory (saying how
-// long would), RunError when CUDA fails, and in builds without CUDA.
-Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& seconds);
+// The GPU's blocked fill. `seconds`: device time of the fill;
+// `copy_seconds`: the table's packing and copy to the host. The table is
+// packed up to n = Table::kMaxPacked, unless `packed` is false (tests).
+// Throws InputError when the sequence does not fit in device memory
+// (saying how long would), RunError when CUDA fails, and in builds without
+// CUDA.
+Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& seconds, double* copy_seconds = nullptr,
+               bool packed = true);
 
 }  // namespace gdp::fold

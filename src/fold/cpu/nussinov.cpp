@@ -46,6 +46,18 @@ namespace {
 
 }  // namespace
 
+Table packed_table(std::int64_t n, int threads) {
+  Table t;
+  t.n = n;
+  const std::int64_t cells = std::max<std::int64_t>(Table::packed_cells(n), 1);
+  t.packed.reset(new std::uint16_t[static_cast<std::size_t>(cells)]);
+  constexpr std::int64_t kPage = 2048;  // cells: 4 KiB
+  std::uint16_t* p = t.packed.get();
+#pragma omp parallel for schedule(static) num_threads(threads)
+  for (std::int64_t at = 0; at < cells; at += kPage) p[at] = 0;
+  return t;
+}
+
 Table fill_cpu(std::string_view s, const Rules& r, Engine engine, int threads) {
   Table t = Table::of_size(static_cast<std::int64_t>(s.size()));
   const std::int64_t n = t.n;
@@ -112,9 +124,11 @@ Structure fold_rna(std::string_view rna, const Rules& rules, Engine engine, int 
   if (rules.min_loop < 0) throw InputError("--min-loop takes 0 or more");
   double seconds = 0;
   Timer timer;
-  const Table t = engine == Engine::gpu ? fill_gpu(rna, rules, device, seconds) : fill_cpu(rna, rules, engine, threads);
+  double copy_seconds = 0;
+  const Table t = engine == Engine::gpu ? fill_gpu(rna, rules, device, seconds, &copy_seconds)
+                                        : fill_cpu(rna, rules, engine, threads);
   if (engine != Engine::gpu) seconds = timer.seconds();
-  if (timing) timing->fill_seconds = seconds;
+  if (timing) timing->fill_seconds = seconds, timing->copy_seconds = copy_seconds;
   timer.restart();
   Structure out;
   out.partner.assign(rna.size(), -1);

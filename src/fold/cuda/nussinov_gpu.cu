@@ -19,12 +19,18 @@
 // The diagonal blocks (d = 0) are finished alone the same way. The
 // sequence is padded to a multiple of 128 with a letter that never pairs,
 // which leaves C(0, n-1) and every cell of the real sequence unchanged.
+//
+// The host gets the strict upper triangle in 16 bits (Table::packed), a
+// quarter of the full int32 matrix, packed on the device in pieces of rows.
+// Its pages are touched by the CPU's threads while the GPU fills.
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <thread>
 
 #include "core/cuda_check.hpp"
 #include "core/error.hpp"
+#include "core/timer.hpp"
 #include "fold/table.hpp"
 #include "semiring/gpu.hpp"
 
@@ -98,6 +104,17 @@ __global__ void __launch_bounds__(kB) finish_blocks(int* __restrict__ c, long lo
   for (int row = 0; row < kB; ++row) c[(i0 + row) * n + j0 + r] = cur[row][r];
 }
 
+// Rows r0 .. r0 + gridDim.x - 1 of the strict upper triangle of c (padded
+// columns a row) into `out`, packed in 16 bits as Table::packed lays them
+// out, from row r0's first cell on. One block a row.
+__global__ void pack_rows(const int* __restrict__ c, long long padded, long long n, long long r0,
+                          std::uint16_t* __restrict__ out) {
+  const long long i = r0 + blockIdx.x;
+  const auto row_start = [n](long long r) { return r * (n - 1) - r * (r - 1) / 2; };  // Table::row_start
+  std::uint16_t* row = out + (row_start(i) - row_start(r0)) - (i + 1);
+  for (long long j = i + 1 + threadIdx.x; j < n; j += blockDim.x) row[j] = static_cast<std::uint16_t>(c[i * padded + j]);
+}
+
 // Slices of k for a diagonal's `products` of 128 x k x 128: enough blocks
 // for two rounds of the GPU's `device_blocks` (what its SMs hold at once),
 // each slice at least kMinSlice long so that its atomic adds stay a small
@@ -110,16 +127,21 @@ int k_slices(long long products, long long k, long long device_blocks) {
 
 }  // namespace
 
-Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& seconds) {
+Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& seconds, double* copy_seconds,
+               bool packed_asked) {
   const long long n = static_cast<long long>(rna.size());
   seconds = 0;
+  if (copy_seconds) *copy_seconds = 0;
   if (n < 2) return Table::of_size(n);
   const long long blocks = (n + kB - 1) / kB, padded = blocks * kB;
 
   cuda::check(cudaSetDevice(device), "cudaSetDevice");
   std::size_t free_bytes = 0, total_bytes = 0;
   cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-  const double need = static_cast<double>(padded) * static_cast<double>(padded) * sizeof(int) + static_cast<double>(padded);
+  const bool packed = packed_asked && n <= Table::kMaxPacked;
+  constexpr long long kPackCells = 1LL << 26;  // 128 MiB of 16-bit cells a piece of rows, at most
+  const double need = static_cast<double>(padded) * static_cast<double>(padded) * sizeof(int) + static_cast<double>(padded) +
+                      (packed ? kPackCells * 2.0 : 0.0);
   if (need > static_cast<double>(free_bytes)) {
     const long long fits = static_cast<long long>(std::sqrt(static_cast<double>(free_bytes) / sizeof(int))) / kB * kB - kB;
     throw InputError("a sequence of " + std::to_string(n) + " bases needs " + std::to_string(static_cast<long long>(need / (1 << 20))) +
@@ -161,12 +183,33 @@ Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& sec
                                                                       rules.min_loop, rules.gu);
     cuda::check(cudaGetLastError(), "finish_blocks");
   }
+  // While the GPU fills: the host's table, its pages touched.
+  const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  Table t = packed ? packed_table(n, threads) : Table::of_size(n);
   seconds = timer.stop_seconds();
-  Table t = Table::of_size(n);
-  cuda::check(cudaMemcpy2D(t.c.get(), static_cast<std::size_t>(n) * sizeof(int), c.get(),
-                           static_cast<std::size_t>(padded) * sizeof(int), static_cast<std::size_t>(n) * sizeof(int),
-                           static_cast<std::size_t>(n), cudaMemcpyDeviceToHost),
-              "cudaMemcpy2D");
+
+  Timer copy;
+  if (packed) {
+    cuda::DeviceArray<std::uint16_t> piece;
+    piece.reserve(static_cast<std::size_t>(std::min<long long>(kPackCells, Table::packed_cells(n))), "cudaMalloc (packing)");
+    for (long long r0 = 0; r0 + 1 < n;) {
+      long long r1 = r0 + 1;  // rows r0 .. r1 - 1, at most kPackCells cells
+      while (r1 + 1 < n && Table::row_start(n, r1 + 1) - Table::row_start(n, r0) <= kPackCells) ++r1;
+      const long long cells = Table::row_start(n, r1) - Table::row_start(n, r0);
+      pack_rows<<<static_cast<unsigned>(r1 - r0), 256>>>(c.get(), padded, n, r0, piece.get());
+      cuda::check(cudaGetLastError(), "pack_rows");
+      cuda::check(cudaMemcpy(t.packed.get() + Table::row_start(n, r0), piece.get(),
+                             static_cast<std::size_t>(cells) * sizeof(std::uint16_t), cudaMemcpyDeviceToHost),
+                  "cudaMemcpy");
+      r0 = r1;
+    }
+  } else {
+    cuda::check(cudaMemcpy2D(t.c.get(), static_cast<std::size_t>(n) * sizeof(int), c.get(),
+                             static_cast<std::size_t>(padded) * sizeof(int), static_cast<std::size_t>(n) * sizeof(int),
+                             static_cast<std::size_t>(n), cudaMemcpyDeviceToHost),
+                "cudaMemcpy2D");
+  }
+  if (copy_seconds) *copy_seconds = copy.seconds();
   return t;
 }
 

@@ -4,7 +4,7 @@
 
 namespace gdp::fold {
 
-Table fill_gpu(std::string_view, const Rules&, int, double&) {
+Table fill_gpu(std::string_view, const Rules&, int, double&, double*, bool) {
   throw RunError("this build of gpu-dp has no CUDA: use --cpu");
 }
 
