@@ -1,6 +1,7 @@
 // gpu-fold: RNA secondary structure by Nussinov base-pair maximisation, on
 // the GPU's blocked algorithm (long records) and the CPU engines (CPU1,
 // CPU2, OMP2; short records many at once).
+#include <algorithm>
 #include <string>
 
 #include "common/tool_main.hpp"
@@ -90,6 +91,12 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   if (chosen && asked == gdp::fold::Engine::gpu && !choice.use_gpu)
     throw gdp::InputError("--engine gpu needs a GPU" + (choice.reason.empty() ? std::string() : ": " + choice.reason));
   const int device = choice.use_gpu ? choice.gpu.id : 0;
+  if (choice.use_gpu && (chosen ? asked == gdp::fold::Engine::gpu
+                                : std::any_of(rnas.begin(), rnas.end(), [&](const std::string& s) { return s.size() >= kGpuFrom; }))) {
+    timer.restart();
+    gdp::start_gpu(device);  // the context's cost apart from the folds'
+    report.add_phase("gpu-init", timer.seconds());
+  }
   // The engine of a record: the one asked for, else the GPU for long records
   // and the CPU for short ones (those run many at once, one thread each).
   auto engine_of = [&](const std::string& s) {

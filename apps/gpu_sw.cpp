@@ -107,7 +107,7 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   if (choice.use_gpu) {
     spdlog::debug("GPU {}: {}", choice.gpu.id, choice.gpu.name);
     timer.restart();
-    gdp::pairwise::init_gpu(choice.gpu.id);
+    gdp::start_gpu(choice.gpu.id);
     report.add_phase("gpu-init", timer.seconds());
   } else if (!choice.reason.empty())
     spdlog::info("{}", choice.reason);

@@ -18,6 +18,16 @@ bool built_with_cuda() {
 #endif
 }
 
+void start_gpu(int device) {
+#ifdef GPUDP_HAVE_CUDA
+  cudaError_t e = cudaSetDevice(device);
+  if (e == cudaSuccess) e = cudaFree(nullptr);
+  if (e != cudaSuccess) throw RunError(std::string("CUDA could not start GPU ") + std::to_string(device) + ": " + cudaGetErrorString(e));
+#else
+  throw RunError("this build of gpu-dp has no CUDA support; use --cpu (GPU " + std::to_string(device) + ")");
+#endif
+}
+
 std::vector<GpuInfo> list_gpus() {
   std::vector<GpuInfo> gpus;
 #ifdef GPUDP_HAVE_CUDA

@@ -20,6 +20,9 @@ struct GpuInfo {
 std::vector<GpuInfo> list_gpus();
 // Whether this build has CUDA support compiled in.
 bool built_with_cuda();
+// Makes `device` current and creates its context, so that the tools time
+// it apart (gpu-init) from their work. RunError on failure or without CUDA.
+void start_gpu(int device);
 // A short name of this machine's CPU (model name from /proc/cpuinfo).
 std::string cpu_name();
 

@@ -57,10 +57,6 @@ struct Options {
   std::int64_t min_gpu_cells = std::int64_t{1} << 24;
 };
 
-// Creates the GPU's context now, so that its cost (a few hundred
-// milliseconds) is not counted as compute time. Throws RunError.
-void init_gpu(int device);
-
 // What the GPU passes of this process did so far.
 struct GpuStats {
   int passes = 0;

@@ -6,7 +6,6 @@ namespace gdp::pairwise {
 
 GpuStats gpu_stats() { return {}; }
 
-void init_gpu(int) { throw RunError("this build of gpu-dp has no CUDA support; use --cpu"); }
 
 PassResult score_pass_gpu(Residues, Residues, const ScoringScheme&, const Shape&, int, LastRow, GpuTuning) {
   throw RunError("this build of gpu-dp has no CUDA support; use --cpu");

@@ -252,11 +252,6 @@ void add_gpu_kernel_time(double seconds, bool traceback) {
   if (traceback) stats().traceback_seconds += seconds;
 }
 
-void init_gpu(int device) {
-  GDP_CUDA_CHECK(cudaSetDevice(device));
-  GDP_CUDA_CHECK(cudaFree(nullptr));
-}
-
 PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
                           LastRow last_row, GpuTuning tuning) {
   return striped_pass(q, t, scheme, shape, device, last_row, tuning, nullptr);
