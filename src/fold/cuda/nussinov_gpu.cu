@@ -25,6 +25,7 @@
 // Its pages are touched by the CPU's threads while the GPU fills.
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <string>
 #include <thread>
 
@@ -116,13 +117,22 @@ __global__ void pack_rows(const int* __restrict__ c, long long padded, long long
 }
 
 // Slices of k for a diagonal's `products` of 128 x k x 128: enough blocks
-// for two rounds of the GPU's `device_blocks` (what its SMs hold at once),
-// each slice at least kMinSlice long so that its atomic adds stay a small
-// part of its work.
-constexpr long long kMinSlice = 1024;
-int k_slices(long long products, long long k, long long device_blocks) {
-  const long long wanted = (2 * device_blocks + products - 1) / products;
-  return static_cast<int>(std::clamp(std::min(wanted, k / kMinSlice), 1LL, 1024LL));
+// for `rounds` rounds of the GPU's `device_blocks` (what its SMs hold at
+// once), each slice at least `min_slice` long so that its atomic adds stay
+// a small part of its work. GPUDP_FOLD_ROUNDS and GPUDP_FOLD_MIN_SLICE
+// override the defaults (benchmarks: bench/RESULTS.md).
+struct Slicing {
+  long long rounds = 2, min_slice = 1024;
+};
+Slicing slicing() {
+  Slicing s;
+  if (const char* env = std::getenv("GPUDP_FOLD_ROUNDS")) s.rounds = std::max(1, std::atoi(env));
+  if (const char* env = std::getenv("GPUDP_FOLD_MIN_SLICE")) s.min_slice = std::max(16, std::atoi(env));
+  return s;
+}
+int k_slices(long long products, long long k, long long device_blocks, const Slicing& s) {
+  const long long wanted = (s.rounds * device_blocks + products - 1) / products;
+  return static_cast<int>(std::clamp(std::min(wanted, k / s.min_slice), 1LL, 1024LL));
 }
 
 }  // namespace
@@ -167,6 +177,7 @@ Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& sec
   cudaDeviceProp prop{};
   cuda::check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
   const long long device_blocks = 2LL * prop.multiProcessorCount;  // the max-plus kernel runs two blocks an SM
+  const Slicing slices = slicing();
 
   cuda::KernelTimer timer;
   timer.start();
@@ -174,7 +185,7 @@ Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& sec
   for (long long d = 0; d < blocks; ++d) {
     if (d >= 2) {  // the blocks strictly between: one batched max-plus product
       const long long k = (d - 1) * kB;
-      const int splits = k_slices(blocks - d, k, device_blocks);
+      const int splits = k_slices(blocks - d, k, device_blocks, slices);
       semiring::accumulate_device_i32(semiring::Semiring::max_plus, c.get() + kB, c.get() + (kB + 1) * padded + d * kB,
                                       c.get() + d * kB, kB, k, kB, padded, padded, padded, blocks - d, stride, stride,
                                       stride, splits);
