@@ -122,7 +122,7 @@ __global__ void pack_rows(const int* __restrict__ c, long long padded, long long
 // a small part of its work. GPUDP_FOLD_ROUNDS and GPUDP_FOLD_MIN_SLICE
 // override the defaults (benchmarks: bench/RESULTS.md).
 struct Slicing {
-  long long rounds = 2, min_slice = 1024;
+  long long rounds = 8, min_slice = 256;  // the best of those measured (bench/RESULTS.md)
 };
 Slicing slicing() {
   Slicing s;
