@@ -68,10 +68,11 @@ __device__ __forceinline__ int max_sum(int best, int from, int to, X x, Y y) {
 // Finishes block (I, I + d) for I = blockIdx.x; kB threads, thread r on
 // row r of the block's current anti-diagonal. c holds the bulk part of
 // every cell of the block already when d >= 2. The block, the finished
-// diagonal blocks (I, I) and (J, J), and row 0 of block (I+1, J) are read
-// into shared memory first.
+// diagonal blocks (I, I) and (J, J), row 0 of block (I+1, J), the column
+// left of the block (one row down) and the block's bases are read into
+// shared memory first: no step waits on device memory.
 using Tile = int[kB][kB + 1];  // a row of padding keeps column reads free of bank conflicts
-constexpr std::size_t kFinishShared = 3 * sizeof(Tile) + kB * sizeof(int);
+constexpr std::size_t kFinishShared = 3 * sizeof(Tile) + 2 * kB * sizeof(int) + kB;
 
 __global__ void __launch_bounds__(kB) finish_blocks(int* __restrict__ c, long long n, const std::uint8_t* seq, int d,
                                                     int min_loop, bool gu) {
@@ -80,8 +81,12 @@ __global__ void __launch_bounds__(kB) finish_blocks(int* __restrict__ c, long lo
   Tile& left = *reinterpret_cast<Tile*>(shared_ints + kB * (kB + 1));       // block (I, I)
   Tile& below = *reinterpret_cast<Tile*>(shared_ints + 2 * kB * (kB + 1));  // block (J, J)
   int* next_row = shared_ints + 3 * kB * (kB + 1);                          // row 0 of block (I+1, J)
+  int* left_column = next_row + kB;  // C(i0 + r + 1, j0 - 1) at r
+  auto* column_bases = reinterpret_cast<std::uint8_t*>(left_column + kB);  // seq[j0 + c] at c
   const long long i0 = static_cast<long long>(blockIdx.x) * kB, j0 = i0 + static_cast<long long>(d) * kB;
   const int r = static_cast<int>(threadIdx.x);
+  const std::uint8_t row_base = seq[i0 + r];
+  column_bases[r] = seq[j0 + r];
   for (int row = 0; row < kB; ++row) {
     cur[row][r] = d >= 2 ? c[(i0 + row) * n + j0 + r] : 0;
     if (d >= 1) {
@@ -89,7 +94,10 @@ __global__ void __launch_bounds__(kB) finish_blocks(int* __restrict__ c, long lo
       below[row][r] = c[(j0 + row) * n + j0 + r];
     }
   }
-  if (d >= 1) next_row[r] = c[(i0 + kB) * n + j0 + r];
+  if (d >= 1) {
+    next_row[r] = c[(i0 + kB) * n + j0 + r];
+    left_column[r] = c[(i0 + r + 1) * n + j0 - 1];
+  }
   __syncthreads();
 
   for (int s = d == 0 ? 1 : -(kB - 1); s < kB; ++s) {
@@ -97,10 +105,13 @@ __global__ void __launch_bounds__(kB) finish_blocks(int* __restrict__ c, long lo
     if (col >= 0 && col < kB) {
       const long long i = i0 + r, j = j0 + col;
       int best = cur[r][col];
-      if (j - i > min_loop && pairs(seq[i], seq[j], gu)) {
-        // C(i+1, j-1): in this block, or in a block of an earlier diagonal
-        // (zero on and below the main diagonal).
-        const int inner = r + 1 < kB && col >= 1 ? cur[r + 1][col - 1] : (j - 1 <= i + 1 ? 0 : c[(i + 1) * n + j - 1]);
+      if (j - i > min_loop && pairs(row_base, column_bases[col], gu)) {
+        // C(i+1, j-1): zero on and below the main diagonal; else in this
+        // block, in row 0 of the block below, or in the column on its left.
+        const int inner = j - 1 <= i + 1          ? 0
+                          : r + 1 < kB && col >= 1 ? cur[r + 1][col - 1]
+                          : col >= 1               ? next_row[col - 1]
+                                                   : left_column[r];
         best = max(best, inner + 1);
       }
       const auto in_row = [&](int k) { return cur[r][k]; };
