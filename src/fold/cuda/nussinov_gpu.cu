@@ -47,30 +47,14 @@ __device__ __forceinline__ bool pairs(std::uint8_t a, std::uint8_t b, bool gu) {
   return (x == 0 && y == 3) || (x == 1 && y == 2) || (gu && x == 2 && y == 3);
 }
 
-// best, or the largest x(k) + y(k) for k in [from, to) if larger. Four
-// running maxima take consecutive k, so that one k's add and max need not
-// wait for the last's: with one warp a scheduler, that chain was the
-// finish's time (bench/RESULTS.md).
-template <class X, class Y>
-__device__ __forceinline__ int max_sum(int best, int from, int to, X x, Y y) {
-  int m0 = best, m1 = best, m2 = best, m3 = best;
-  int k = from;
-  for (; k + 4 <= to; k += 4) {
-    m0 = max(m0, x(k) + y(k));
-    m1 = max(m1, x(k + 1) + y(k + 1));
-    m2 = max(m2, x(k + 2) + y(k + 2));
-    m3 = max(m3, x(k + 3) + y(k + 3));
-  }
-  for (; k < to; ++k) m0 = max(m0, x(k) + y(k));
-  return max(max(m0, m1), max(m2, m3));
-}
-
 // Finishes block (I, I + d) for I = blockIdx.x; kB threads, thread r on
 // row r of the block's current anti-diagonal. c holds the bulk part of
 // every cell of the block already when d >= 2. The block, the finished
 // diagonal blocks (I, I) and (J, J), row 0 of block (I+1, J), the column
 // left of the block (one row down) and the block's bases are read into
-// shared memory first: no step waits on device memory.
+// shared memory first, so that no step reads device memory. (Neither that
+// nor four running maxima in the split loops changed its time: 0.19 s of
+// the 0.41 s fill at n = 26,000, bench/RESULTS.md.)
 using Tile = int[kB][kB + 1];  // a row of padding keeps column reads free of bank conflicts
 constexpr std::size_t kFinishShared = 3 * sizeof(Tile) + 2 * kB * sizeof(int) + kB;
 
@@ -114,18 +98,18 @@ __global__ void __launch_bounds__(kB) finish_blocks(int* __restrict__ c, long lo
                                                    : left_column[r];
         best = max(best, inner + 1);
       }
-      const auto in_row = [&](int k) { return cur[r][k]; };
-      const auto in_column = [&](int k) { return cur[k + 1][col]; };
       if (d == 0) {  // every split inside the block: C(i,k) + C(k+1,j), k = i .. j-1
-        best = max_sum(best, r, col, in_row, in_column);
+        for (int k = r; k < col; ++k) best = max(best, cur[r][k] + cur[k + 1][col]);
       } else {
         // k in block I: C(i,k) from block (I, I); C(k+1, j) from this block's
         // column below row r, or row 0 of block (I+1, J) past its end.
-        best = max_sum(best, r, kB - 1, [&](int k) { return left[r][k]; }, in_column);
+#pragma unroll 4
+        for (int k = r; k < kB - 1; ++k) best = max(best, left[r][k] + cur[k + 1][col]);
         best = max(best, left[r][kB - 1] + next_row[col]);
         // k in block J: C(i,k) from this block's row left of col; C(k+1, j)
         // from block (J, J).
-        best = max_sum(best, 0, col, in_row, [&](int k) { return below[k + 1][col]; });
+#pragma unroll 4
+        for (int k = 0; k < col; ++k) best = max(best, cur[r][k] + below[k + 1][col]);
       }
       cur[r][col] = best;
     }
