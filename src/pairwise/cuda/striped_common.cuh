@@ -16,8 +16,9 @@
 namespace gdp::pairwise::striped {
 
 constexpr int kLanes = 32;
-// Cols: the columns a lane keeps in registers (8 or 16); a warp's strip is
-// kLanes * Cols columns wide, twice that in the 16-bit kernel.
+// Cols: the columns a lane keeps in registers (8 or 16; also 32 in the
+// 16-bit kernel); a warp's strip is kLanes * Cols columns wide, twice that
+// in the 16-bit kernel.
 constexpr int kMaxStripWidth = 2 * kLanes * 32;
 constexpr int kBatch = 8;                      // boundary rows passed between strips at a time
 constexpr int kWarpsPerBlock = 4;
