@@ -1,6 +1,6 @@
 // gpu-fold: RNA secondary structure by Nussinov base-pair maximisation, on
-// the GPU's blocked algorithm (long records) and the CPU engines (CPU1,
-// CPU2, OMP2; short records many at once).
+// the GPU (the blocked algorithm for long records, many short records a
+// launch) and the CPU engines (CPU1, CPU2, OMP2).
 #include <algorithm>
 #include <string>
 
@@ -27,10 +27,11 @@ input) is folded to a structure with the most base pairs: A-U, G-C and G-U
 inside each hairpin (default 3; --min-loop 1 is the dissertation's
 recurrence). T is read as U; lower case is accepted.
 
-Where a GPU is found, records of 512 bases or more fold on it, one after
-another (the blocked algorithm: max-plus products of 128 x 128 blocks);
-shorter ones fold on the CPU threads, many at once. With --cpu, or without
-a GPU, every record folds on the CPU. --engine picks one engine for every
+Where a GPU is found, every record folds on it: records of 512 bases or
+more one after another (the blocked algorithm: max-plus products of
+128 x 128 blocks), shorter ones many a launch (one thread block each, its
+table in shared memory). With --cpu, or without a GPU, every record folds
+on the CPU, short ones many at once on the threads. --engine picks one engine for every
 record: cpu1 (the naive recurrence), cpu2 (cache-efficient, a transposed
 copy), omp2 (cpu2 on all cores) or gpu.
 
@@ -41,7 +42,8 @@ Examples:
   gpu-fold --format tsv many_small.fa > structures.tsv
 )";
 
-// Records this long or longer fold on the GPU by default.
+// Records this long or longer fold one at a time (on the GPU, or with omp2
+// on the CPU); shorter ones many at once.
 constexpr std::size_t kGpuFrom = 512;
 
 struct FoldOptions {
@@ -91,23 +93,23 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   if (chosen && asked == gdp::fold::Engine::gpu && !choice.use_gpu)
     throw gdp::InputError("--engine gpu needs a GPU" + (choice.reason.empty() ? std::string() : ": " + choice.reason));
   const int device = choice.use_gpu ? choice.gpu.id : 0;
-  if (choice.use_gpu && (chosen ? asked == gdp::fold::Engine::gpu
-                                : std::any_of(rnas.begin(), rnas.end(), [&](const std::string& s) { return s.size() >= kGpuFrom; }))) {
+  if (choice.use_gpu && (!chosen || asked == gdp::fold::Engine::gpu) && !rnas.empty()) {
     timer.restart();
     gdp::start_gpu(device);  // the context's cost apart from the folds'
     report.add_phase("gpu-init", timer.seconds());
   }
-  // The engine of a record: the one asked for, else the GPU for long records
-  // and the CPU for short ones (those run many at once, one thread each).
+  // The engine of a record: the one asked for, else the GPU, else omp2 for
+  // long records and cpu2 for short ones (many at once, one thread each).
   auto engine_of = [&](const std::string& s) {
     if (chosen) return asked;
-    if (choice.use_gpu && s.size() >= kGpuFrom) return gdp::fold::Engine::gpu;
+    if (choice.use_gpu) return gdp::fold::Engine::gpu;
     return threads > 1 && s.size() >= kGpuFrom ? gdp::fold::Engine::omp2 : gdp::fold::Engine::cpu2;
   };
 
   timer.restart();
   std::vector<gdp::fold::Structure> structures(rnas.size());
-  std::vector<std::size_t> one_thread;  // records folded many at once
+  std::vector<std::size_t> one_thread;  // short records folded many at once on the CPU threads
+  std::vector<std::size_t> batched;     // short records folded many a launch on the GPU
   double work = 0, gpu_fill = 0, gpu_copy = 0, trace = 0;
   for (std::size_t r = 0; r < rnas.size(); ++r) {
     const double n = static_cast<double>(rnas[r].size());
@@ -115,6 +117,10 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
     const gdp::fold::Engine e = engine_of(rnas[r]);
     if (!chosen && e == gdp::fold::Engine::cpu2) {
       one_thread.push_back(r);
+      continue;
+    }
+    if (e == gdp::fold::Engine::gpu && rnas[r].size() < kGpuFrom) {
+      batched.push_back(r);
       continue;
     }
     gdp::fold::FoldTiming timing;
@@ -127,13 +133,22 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
     if (e == gdp::fold::Engine::gpu) gpu_fill += timing.fill_seconds, gpu_copy += timing.copy_seconds;
     trace += timing.trace_seconds;
   }
+  if (!batched.empty()) {
+    std::vector<std::string_view> short_rnas;
+    for (const std::size_t r : batched) short_rnas.push_back(rnas[r]);
+    gdp::fold::FoldTiming timing;
+    const auto folded = gdp::fold::fold_rnas_gpu(short_rnas, rules, device, threads, &timing);
+    for (std::size_t x = 0; x < batched.size(); ++x) structures[batched[x]] = folded[x];
+    gpu_fill += timing.fill_seconds;
+    trace += timing.trace_seconds;
+  }
 #pragma omp parallel for schedule(dynamic) num_threads(threads)
   for (std::size_t x = 0; x < one_thread.size(); ++x)
     structures[one_thread[x]] = gdp::fold::fold_rna(rnas[one_thread[x]], rules, gdp::fold::Engine::cpu2, 1);
   report.add_phase("compute", timer.seconds());
   if (gpu_fill > 0) report.gpu.push_back({"fill_seconds", gpu_fill});  // device time, part of compute
   if (gpu_fill > 0) report.gpu.push_back({"copy_seconds", gpu_copy});  // the tables to the host, part of compute
-  if (gpu_fill > 0) report.gpu.push_back({"trace_seconds", trace});  // on the CPU, of the records folded one at a time
+  if (gpu_fill > 0) report.gpu.push_back({"trace_seconds", trace});  // on the CPU, of the records folded on the GPU
 
   timer.restart();
   gdp::OutputFile out(common.output);
@@ -144,7 +159,7 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   report.add_phase("write", timer.seconds());
 
   if (!common.report.empty()) {
-    report.backend = chosen ? std::string(gdp::fold::to_string(asked)) : choice.use_gpu ? "gpu+cpu2" : "omp2+cpu2";
+    report.backend = chosen ? std::string(gdp::fold::to_string(asked)) : choice.use_gpu ? "gpu" : "omp2+cpu2";
     report.device = choice.use_gpu ? choice.gpu.name : gdp::cpu_name();
     report.threads = threads;
     report.inputs = {{"records", static_cast<double>(rnas.size())},
@@ -167,8 +182,8 @@ int main(int argc, char** argv) {
   app.add_option("--min-loop", o.min_loop, "Unpaired bases inside a hairpin, at least")->capture_default_str();
   app.add_flag("--no-gu", o.no_gu, "No G-U wobble pairs");
   app.add_option("--engine", o.engine,
-                 "cpu1 | cpu2 | omp2 | gpu for every record (default: gpu from 512 bases where a GPU is found, "
-                 "omp2 on the CPU, cpu2 for short records many at once)");
+                 "cpu1 | cpu2 | omp2 | gpu for every record (default: gpu where a GPU is found; else omp2, "
+                 "and cpu2 for records under 512 bases, many at once)");
   gdp::app::add_common_options(app, common);
   return gdp::app::tool_main(tool, app, argc, argv, common, [&] { run(o, common); });
 }

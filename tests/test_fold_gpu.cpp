@@ -6,6 +6,8 @@
 
 #include <random>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "fold/fold.hpp"
 #include "core/error.hpp"
@@ -50,6 +52,56 @@ TEST_CASE("GPU Nussinov fills every cell as the CPU does", "[gpu][fold]") {
       REQUIRE(a.pairs == b.pairs);
       REQUIRE(a.dot_bracket == b.dot_bracket);
     }
+}
+
+TEST_CASE("GPU Nussinov on many short records at once fills every cell as the CPU does", "[gpu][fold]") {
+  // One block a record with its table in shared memory, up to about 480
+  // bases on an H100; longer records of the batch take the blocked path.
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(20);
+  for (int min_loop : {0, 1, 3, 4})
+    for (bool gu : {true, false}) {
+      const Rules r{gu, min_loop};
+      std::vector<std::string> rnas;
+      for (std::size_t n : {0, 1, 2, 3, 5, 31, 100, 127, 128, 129, 200, 300, 400, 470, 479, 480, 481, 511, 600})
+        rnas.push_back(random_rna(rng, n, n % 2 == 1));
+      const std::vector<std::string_view> views(rnas.begin(), rnas.end());
+      double seconds = 0;
+      const std::vector<Table> tables = fill_gpu_batch(views, r, 0, seconds);
+      const std::vector<Structure> structures = fold_rnas_gpu(views, r, 0, 4);
+      REQUIRE(tables.size() == rnas.size());
+      REQUIRE(structures.size() == rnas.size());
+      for (std::size_t x = 0; x < rnas.size(); ++x) {
+        const Table cpu = fill_cpu(rnas[x], r, Engine::cpu2, 1);
+        INFO("n " << rnas[x].size() << " min loop " << min_loop << " gu " << gu);
+        REQUIRE(tables[x].n == cpu.n);
+        std::int64_t differ = 0;
+        for (std::int64_t i = 0; i < cpu.n; ++i)
+          for (std::int64_t j = i + 1; j < cpu.n; ++j) differ += tables[x].at(i, j) != cpu.at(i, j);
+        REQUIRE(differ == 0);
+        const Structure want = fold_rna(rnas[x], r, Engine::cpu2);
+        REQUIRE(structures[x].pairs == want.pairs);
+        REQUIRE(structures[x].dot_bracket == want.dot_bracket);
+      }
+    }
+}
+
+TEST_CASE("GPU Nussinov on more short records than one launch holds", "[gpu][fold]") {
+  // 2,800 records of 470 bases: 309 million cells, two launches of at most 2^28.
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(21);
+  std::vector<std::string> rnas;
+  for (int x = 0; x < 2800; ++x) rnas.push_back(random_rna(rng, 470, x % 3 == 0));
+  const std::vector<std::string_view> views(rnas.begin(), rnas.end());
+  const Rules r{true, 3};
+  const std::vector<Structure> gpu = fold_rnas_gpu(views, r, 0, 16);
+  std::vector<int> cpu_pairs(rnas.size());
+#pragma omp parallel for schedule(dynamic)
+  for (std::size_t x = 0; x < rnas.size(); ++x) cpu_pairs[x] = fold_rna(rnas[x], r, Engine::cpu2).pairs;
+  for (std::size_t x = 0; x < rnas.size(); ++x) {
+    INFO("record " << x);
+    REQUIRE(gpu[x].pairs == cpu_pairs[x]);
+  }
 }
 
 TEST_CASE("GPU Nussinov on a longer RNA equals OMP2", "[gpu][fold]") {

@@ -56,4 +56,11 @@ Table fill_cpu(std::string_view rna, const Rules& rules, Engine engine, int thre
 Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& seconds, double* copy_seconds = nullptr,
                bool packed = true);
 
+// Many records at once (upper-case A, C, G, U): the short ones one block
+// each, their tables in shared memory, as many a launch as 512 MiB of
+// tables hold; the longer ones by fill_gpu. Packed tables, in the records'
+// order. `seconds`: device time of the fills.
+std::vector<Table> fill_gpu_batch(const std::vector<std::string_view>& rnas, const Rules& rules, int device,
+                                  double& seconds);
+
 }  // namespace gdp::fold

@@ -115,13 +115,47 @@ void trace(const Table& t, std::string_view s, const Rules& r, Structure& out) {
 
 }  // namespace
 
-Structure fold_rna(std::string_view rna, const Rules& rules, Engine engine, int threads, int device,
-                   FoldTiming* timing) {
+namespace {
+
+void check_input(std::string_view rna, const Rules& rules) {
   for (std::size_t i = 0; i < rna.size(); ++i)
     if (rna[i] != 'A' && rna[i] != 'C' && rna[i] != 'G' && rna[i] != 'U')
       throw InputError("letter '" + std::string(1, rna[i]) + "' at position " + std::to_string(i + 1) +
                        " is not an RNA base (A, C, G, U; T is read as U)");
   if (rules.min_loop < 0) throw InputError("--min-loop takes 0 or more");
+}
+
+// The traced structure of a filled table, with its dot-bracket string.
+Structure structure_of(const Table& t, std::string_view rna, const Rules& rules) {
+  Structure out;
+  out.partner.assign(rna.size(), -1);
+  out.pairs = t.n > 1 ? t.at(0, t.n - 1) : 0;
+  trace(t, rna, rules, out);
+  out.dot_bracket.assign(rna.size(), '.');
+  for (std::size_t i = 0; i < rna.size(); ++i)
+    if (out.partner[i] > static_cast<int>(i)) out.dot_bracket[i] = '(', out.dot_bracket[static_cast<std::size_t>(out.partner[i])] = ')';
+  return out;
+}
+
+}  // namespace
+
+std::vector<Structure> fold_rnas_gpu(const std::vector<std::string_view>& rnas, const Rules& rules, int device,
+                                     int threads, FoldTiming* timing) {
+  for (const std::string_view rna : rnas) check_input(rna, rules);
+  double seconds = 0;
+  const std::vector<Table> tables = fill_gpu_batch(rnas, rules, device, seconds);
+  if (timing) timing->fill_seconds = seconds;
+  Timer timer;
+  std::vector<Structure> out(rnas.size());
+#pragma omp parallel for schedule(dynamic) num_threads(std::max(threads, 1))
+  for (std::size_t r = 0; r < rnas.size(); ++r) out[r] = structure_of(tables[r], rnas[r], rules);
+  if (timing) timing->trace_seconds = timer.seconds();
+  return out;
+}
+
+Structure fold_rna(std::string_view rna, const Rules& rules, Engine engine, int threads, int device,
+                   FoldTiming* timing) {
+  check_input(rna, rules);
   double seconds = 0;
   Timer timer;
   double copy_seconds = 0;
@@ -130,14 +164,8 @@ Structure fold_rna(std::string_view rna, const Rules& rules, Engine engine, int 
   if (engine != Engine::gpu) seconds = timer.seconds();
   if (timing) timing->fill_seconds = seconds, timing->copy_seconds = copy_seconds;
   timer.restart();
-  Structure out;
-  out.partner.assign(rna.size(), -1);
-  out.pairs = t.n > 1 ? t.at(0, t.n - 1) : 0;
-  trace(t, rna, rules, out);
+  Structure out = structure_of(t, rna, rules);
   if (timing) timing->trace_seconds = timer.seconds();
-  out.dot_bracket.assign(rna.size(), '.');
-  for (std::size_t i = 0; i < rna.size(); ++i)
-    if (out.partner[i] > static_cast<int>(i)) out.dot_bracket[i] = '(', out.dot_bracket[static_cast<std::size_t>(out.partner[i])] = ')';
   return out;
 }
 

@@ -129,6 +129,46 @@ __global__ void pack_rows(const int* __restrict__ c, long long padded, long long
   for (long long j = i + 1 + threadIdx.x; j < n; j += blockDim.x) row[j] = static_cast<std::uint16_t>(c[i * padded + j]);
 }
 
+// Short records, many a launch: one block a record, its whole table in
+// shared memory as Table::packed lays it out (16 bits, the strict upper
+// triangle, ~n^2 bytes: n up to about 480 on an H100), filled by
+// diagonals, one cell a thread, then copied out for the host's traceback.
+constexpr int kSmallThreads = 256;
+
+__host__ __device__ constexpr long long small_shared_bytes(long long n) {
+  return n * static_cast<long long>(sizeof(int)) + (n + 3) / 4 * 4 + n * (n - 1) / 2 * 2;
+}
+
+__global__ void __launch_bounds__(kSmallThreads) fill_small(const std::uint8_t* __restrict__ seqs,
+                                                            const long long* __restrict__ seq_at,
+                                                            const long long* __restrict__ table_at,
+                                                            std::uint16_t* __restrict__ tables, int min_loop, bool gu) {
+  extern __shared__ __align__(16) unsigned char small_shared[];
+  const long long record = blockIdx.x;
+  const int n = static_cast<int>(seq_at[record + 1] - seq_at[record]);
+  int* row = reinterpret_cast<int*>(small_shared);  // C(i, j) at c[row[i] + j], j > i
+  auto* bases = reinterpret_cast<std::uint8_t*>(row + n);
+  auto* c = reinterpret_cast<std::uint16_t*>(bases + (n + 3) / 4 * 4);
+  for (int i = static_cast<int>(threadIdx.x); i < n; i += kSmallThreads) {
+    row[i] = i * (n - 1) - i * (i - 1) / 2 - i - 1;  // Table::row_start(n, i) - (i + 1)
+    bases[i] = seqs[seq_at[record] + i];
+  }
+  __syncthreads();
+  const auto at = [&](int i, int j) { return j <= i ? 0 : static_cast<int>(c[row[i] + j]); };
+  for (int d = 1; d < n; ++d) {
+    for (int i = static_cast<int>(threadIdx.x); i + d < n; i += kSmallThreads) {
+      const int j = i + d;
+      int best = d > min_loop && pairs(bases[i], bases[j], gu) ? at(i + 1, j - 1) + 1 : 0;
+      best = max(best, max(at(i + 1, j), at(i, j - 1)));  // the splits k = i and k = j - 1
+      for (int k = i + 1; k < j - 1; ++k) best = max(best, c[row[i] + k] + c[row[k + 1] + j]);
+      c[row[i] + j] = static_cast<std::uint16_t>(best);
+    }
+    __syncthreads();
+  }
+  const long long cells = static_cast<long long>(n) * (n - 1) / 2;
+  for (long long x = threadIdx.x; x < cells; x += kSmallThreads) tables[table_at[record] + x] = c[x];
+}
+
 // Slices of k for a diagonal's `products` of 128 x k x 128: enough blocks
 // for `rounds` rounds of the GPU's `device_blocks` (what its SMs hold at
 // once), each slice at least `min_slice` long so that its atomic adds stay
@@ -235,6 +275,80 @@ Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& sec
   }
   if (copy_seconds) *copy_seconds = copy.seconds();
   return t;
+}
+
+std::vector<Table> fill_gpu_batch(const std::vector<std::string_view>& rnas, const Rules& rules, int device,
+                                  double& seconds) {
+  seconds = 0;
+  std::vector<Table> tables(rnas.size());
+  cuda::check(cudaSetDevice(device), "cudaSetDevice");
+  cudaDeviceProp prop{};
+  cuda::check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
+  const long long shared_max = static_cast<long long>(prop.sharedMemPerBlockOptin);
+  // Records too long for a block's shared memory take the blocked path;
+  // the others go by length, so that a launch's blocks are alike.
+  std::vector<std::size_t> order;
+  for (std::size_t r = 0; r < rnas.size(); ++r) {
+    const long long n = static_cast<long long>(rnas[r].size());
+    if (n < 2) {
+      tables[r] = packed_table(n, 1);
+    } else if (small_shared_bytes(n) > shared_max) {
+      double s = 0;
+      tables[r] = fill_gpu(rnas[r], rules, device, s);
+      seconds += s;
+    } else {
+      order.push_back(r);
+    }
+  }
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rnas[a].size() < rnas[b].size(); });
+  cuda::check(cudaFuncSetAttribute(fill_small, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_max)),
+              "cudaFuncSetAttribute");
+  constexpr long long kBatchCells = 1LL << 28;  // 512 MiB of 16-bit tables a launch, at most
+  for (std::size_t first = 0; first < order.size();) {
+    // Records first .. last - 1: their tables' cells, up to kBatchCells (at least one record).
+    std::vector<long long> seq_at{0}, table_at{0};
+    std::vector<std::uint8_t> codes;
+    std::size_t last = first;
+    while (last < order.size()) {
+      const long long n = static_cast<long long>(rnas[order[last]].size());
+      if (last > first && table_at.back() + Table::packed_cells(n) > kBatchCells) break;
+      for (const char b : rnas[order[last]]) codes.push_back(b == 'A' ? 0 : b == 'C' ? 1 : b == 'G' ? 2 : 3);
+      seq_at.push_back(static_cast<long long>(codes.size()));
+      table_at.push_back(table_at.back() + Table::packed_cells(n));
+      ++last;
+    }
+    const long long records = static_cast<long long>(last - first);
+    cuda::DeviceArray<std::uint8_t> d_codes;
+    cuda::DeviceArray<long long> d_seq_at, d_table_at;
+    cuda::DeviceArray<std::uint16_t> d_tables;
+    d_codes.reserve(std::max<std::size_t>(codes.size(), 1));
+    d_seq_at.reserve(seq_at.size());
+    d_table_at.reserve(table_at.size());
+    d_tables.reserve(static_cast<std::size_t>(std::max(table_at.back(), 1LL)), "cudaMalloc (the short records' tables)");
+    cuda::check(cudaMemcpy(d_codes.get(), codes.data(), codes.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
+    cuda::check(cudaMemcpy(d_seq_at.get(), seq_at.data(), seq_at.size() * sizeof(long long), cudaMemcpyHostToDevice),
+                "cudaMemcpy");
+    cuda::check(cudaMemcpy(d_table_at.get(), table_at.data(), table_at.size() * sizeof(long long), cudaMemcpyHostToDevice),
+                "cudaMemcpy");
+    const long long longest = static_cast<long long>(rnas[order[last - 1]].size());
+    cuda::KernelTimer timer;
+    timer.start();
+    fill_small<<<static_cast<unsigned>(records), kSmallThreads, static_cast<std::size_t>(small_shared_bytes(longest))>>>(
+        d_codes.get(), d_seq_at.get(), d_table_at.get(), d_tables.get(), rules.min_loop, rules.gu);
+    cuda::check(cudaGetLastError(), "fill_small");
+    seconds += timer.stop_seconds();
+    std::vector<std::uint16_t> host(static_cast<std::size_t>(table_at.back()));
+    cuda::check(cudaMemcpy(host.data(), d_tables.get(), host.size() * sizeof(std::uint16_t), cudaMemcpyDeviceToHost),
+                "cudaMemcpy");
+    for (long long x = 0; x < records; ++x) {
+      const std::size_t r = order[first + static_cast<std::size_t>(x)];
+      tables[r] = packed_table(static_cast<long long>(rnas[r].size()), 1);
+      std::copy(host.begin() + table_at[static_cast<std::size_t>(x)], host.begin() + table_at[static_cast<std::size_t>(x) + 1],
+                tables[r].packed.get());
+    }
+    first = last;
+  }
+  return tables;
 }
 
 }  // namespace gdp::fold

@@ -8,4 +8,8 @@ Table fill_gpu(std::string_view, const Rules&, int, double&, double*, bool) {
   throw RunError("this build of gpu-dp has no CUDA: use --cpu");
 }
 
+std::vector<Table> fill_gpu_batch(const std::vector<std::string_view>&, const Rules&, int, double&) {
+  throw RunError("this build of gpu-dp has no CUDA: use --cpu");
+}
+
 }  // namespace gdp::fold
