@@ -31,9 +31,9 @@ Where a GPU is found, every record folds on it: records of 512 bases or
 more one after another (the blocked algorithm: max-plus products of
 128 x 128 blocks), shorter ones many a launch (one thread block each, its
 table in shared memory). With --cpu, or without a GPU, every record folds
-on the CPU, short ones many at once on the threads. --engine picks one engine for every
-record: cpu1 (the naive recurrence), cpu2 (cache-efficient, a transposed
-copy), omp2 (cpu2 on all cores) or gpu.
+on the CPU, short ones many at once on the threads. --engine picks one
+engine for every record: cpu1 (the naive recurrence), cpu2
+(cache-efficient, a transposed copy), omp2 (cpu2 on all cores) or gpu.
 
 Examples:
   gpu-fold rna.fa                         # dot-bracket, one record after another

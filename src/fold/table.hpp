@@ -13,8 +13,8 @@ namespace gdp::fold {
 
 // C(i, j) for j > i (0-based, inclusive); C(i, j) = 0 for j <= i. Two
 // layouts, neither zeroed when made:
-//   - c: every cell, c[i * n + j] (the CPU engines; CPU2 keeps its
-//     transpose in the lower triangle's place). n = 100,000 is 40 GB.
+//   - c: every cell, c[i * n + j] (the CPU engines; CPU2 and OMP2 keep
+//     a transposed copy beside it). n = 100,000 is 40 GB.
 //   - packed: the strict upper triangle in 16 bits, row after row (the GPU
 //     engine's copy on the host). Pair counts are at most n / 2, so they
 //     fit up to n = 131,071; n = 100,000 is 10 GB.
