@@ -3,11 +3,13 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <random>
 
 #include "core/error.hpp"
 #include "semiring/semiring.hpp"
+#include "semiring/triangle.hpp"
 
 using namespace gdp;
 using namespace gdp::semiring;
@@ -120,4 +122,23 @@ TEST_CASE("Strassen and Winograd at every level: exact on int32, within rounding
         }
       }
   REQUIRE_THROWS_AS(multiply_recursive_cpu(Matrix<float>(2, 3), Matrix<float>(2, 3), false, 1, CpuAlgo::ikj), InputError);
+}
+
+TEST_CASE("a triangle by block rows stores each cell of its blocks once, every block a strided matrix", "[semiring]") {
+  for (const auto& [padded, block] : std::vector<std::array<std::int64_t, 2>>{{1, 1}, {6, 2}, {12, 4}, {15, 5}, {256, 128}}) {
+    const BlockRowTriangle t{padded, block};
+    std::vector<int> seen(static_cast<std::size_t>(t.cells()), 0);
+    for (std::int64_t i = 0; i < padded; ++i)
+      for (std::int64_t j = i / block * block; j < padded; ++j) {
+        const std::int64_t x = t.at(i, j);
+        REQUIRE(x >= 0);
+        REQUIRE(x < t.cells());
+        ++seen[static_cast<std::size_t>(x)];
+        // A block row's rows are ld(I) apart; a row's cells side by side.
+        if (i % block > 0) REQUIRE(x - t.at(i - 1, j) == t.ld(i / block));
+        if (j > i / block * block) REQUIRE(x - t.at(i, j - 1) == 1);
+      }
+    REQUIRE(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }));
+    REQUIRE(t.cells() == block * block * t.blocks() * (t.blocks() + 1) / 2);
+  }
 }

@@ -13,6 +13,7 @@
 #include "gpu_test.hpp"
 #include "semiring/gpu.hpp"
 #include "semiring/semiring.hpp"
+#include "semiring/triangle.hpp"
 
 using namespace gdp;
 using namespace gdp::semiring;
@@ -137,6 +138,42 @@ TEST_CASE("GPU split products add into C: C (+) A (x) B, for any number of slice
                                    Matrix<std::int32_t>(2, 2), 2),
                     RunError);
 }
+
+TEST_CASE("GPU max-plus inside a 16-bit triangle equals the products cell by cell, for any slices of k", "[gpu][semiring]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(21);
+  const BlockRowTriangle layout{7 * 128, 128};
+  std::vector<std::uint16_t> t(static_cast<std::size_t>(layout.cells()));
+  std::uniform_int_distribution<int> value(0, 30000);  // sums of two stay below 65,536
+  for (auto& x : t) x = static_cast<std::uint16_t>(value(rng));
+  for (std::int64_t d : {2, 3, 6})
+    for (int shift : {0, 1})
+      for (int splits : {1, 2, 3, 5, 40}) {
+        const std::vector<std::uint16_t> got = accumulate_triangle_gpu(t, layout, d, shift, splits);
+        std::vector<std::uint16_t> want = t;
+        for (std::int64_t I = 0; I + d < layout.blocks(); ++I) {
+          const std::int64_t J = I + d;
+          for (std::int64_t i = I * 128; i < (I + 1) * 128; ++i)
+            for (std::int64_t j = J * 128; j < (J + 1) * 128; ++j) {
+              int best = t[static_cast<std::size_t>(layout.at(i, j))];
+              for (std::int64_t k = (I + 1) * 128; k < J * 128; ++k)
+                best = std::max(best, t[static_cast<std::size_t>(layout.at(i, k))] +
+                                          t[static_cast<std::size_t>(layout.at(k + shift, j))]);
+              want[static_cast<std::size_t>(layout.at(i, j))] = static_cast<std::uint16_t>(best);
+            }
+        }
+        INFO("d " << d << " shift " << shift << " splits " << splits);
+        REQUIRE(got == want);
+      }
+  // Diagonals 0 and 1 have nothing between: the triangle is unchanged.
+  REQUIRE(accumulate_triangle_gpu(t, layout, 1, 1, 1) == t);
+  const BlockRowTriangle small_blocks{7 * 64, 64};
+  REQUIRE_THROWS_AS(accumulate_triangle_gpu(t, small_blocks, 2, 1, 1), InputError);  // sizes differ
+  REQUIRE_THROWS_AS(accumulate_triangle_gpu(std::vector<std::uint16_t>(small_blocks.cells()), small_blocks, 2, 1, 1),
+                    RunError);  // blocks of 128 only
+  REQUIRE_THROWS_AS(accumulate_triangle_gpu(t, layout, 2, 2, 1), RunError);  // a shift of 0 or 1 only
+}
+
 
 TEST_CASE("cuBLAS products match the reference, and requests cuBLAS cannot serve are refused", "[gpu][semiring]") {
   if (test::skip_without_gpu()) return;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "semiring/semiring.hpp"
+#include "semiring/triangle.hpp"
 
 namespace gdp::semiring {
 
@@ -61,6 +62,23 @@ void accumulate_device_i32(Semiring s, const std::int32_t* a, const std::int32_t
                            std::int64_t k, std::int64_t n, std::int64_t lda, std::int64_t ldb, std::int64_t ldc,
                            std::int64_t batch, std::int64_t stride_a, std::int64_t stride_b, std::int64_t stride_c,
                            int splits);
+
+// Max-plus inside a triangle of 16-bit unsigned values on the device, kept
+// by block rows of 128 (triangle.hpp), two cells an instruction: for every
+// block (I, J = I + d) of diagonal d >= 2 at once,
+//   C(I, J) = C(I, J) (+) A (x) B, with A = block row I's columns
+//   (I+1)*128 .. J*128 - 1 and B = rows (I+1)*128 + row_shift ..
+//   J*128 - 1 + row_shift of block column J,
+// with k cut into `splits` slices added in by atomic max. gpu-fold's
+// blocked Nussinov takes row_shift 1 (C(i,k) + C(k+1,j)). Values are
+// non-negative and every sum must stay below 65,536: the caller's to ensure
+// (16-bit sums wrap). Throws RunError for another block size, a row shift
+// other than 0 or 1, or a failed launch.
+void accumulate_triangle_u16(std::uint16_t* t, const BlockRowTriangle& layout, std::int64_t d, int row_shift,
+                             int splits);
+// The same from a host copy of the triangle (tests); returns the result.
+std::vector<std::uint16_t> accumulate_triangle_gpu(const std::vector<std::uint16_t>& t, const BlockRowTriangle& layout,
+                                                   std::int64_t d, int row_shift, int splits, int device = 0);
 
 // The same from host matrices: C (+) A (x) B, A m x k, B k x n, C m x n.
 Matrix<std::int32_t> accumulate_gpu(Semiring s, const Matrix<std::int32_t>& a, const Matrix<std::int32_t>& b,

@@ -20,9 +20,13 @@
 // sequence is padded to a multiple of 128 with a letter that never pairs,
 // which leaves C(0, n-1) and every cell of the real sequence unchanged.
 //
-// The host gets the strict upper triangle in 16 bits (Table::packed), a
-// quarter of the full int32 matrix, packed on the device in pieces of rows.
-// Its pages are touched by the CPU's threads while the GPU fills.
+// Up to n = 131,071 (Table::kMaxPacked) pair counts fit in 16 unsigned bits
+// and the device keeps only the upper triangle, by block rows
+// (semiring/triangle.hpp): a quarter of the full int32 matrix, 10 GB at
+// n = 100,000. Its products run two cells an instruction. Longer sequences
+// keep every cell in int32. The host gets the strict upper triangle in 16
+// bits (Table::packed), packed on the device in pieces of rows, into pages
+// that the CPU's threads touch while the GPU fills.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -47,6 +51,24 @@ __device__ __forceinline__ bool pairs(std::uint8_t a, std::uint8_t b, bool gu) {
   return (x == 0 && y == 3) || (x == 1 && y == 2) || (gu && x == 2 && y == 3);
 }
 
+// Where the blocked fill keeps C on the device: every cell in int32
+// (FullStore, past Table::kMaxPacked), or the upper triangle by block rows
+// in 16 bits (TriangleStore, semiring/triangle.hpp; pair counts fit up to
+// n = 131,071), a quarter of the bytes. row(i)[j] is C(i, j), for j from
+// row i's diagonal block on.
+struct FullStore {
+  using Cell = int;
+  int* c;
+  long long padded;
+  __device__ Cell* row(long long i) const { return c + i * padded; }
+};
+struct TriangleStore {
+  using Cell = std::uint16_t;
+  std::uint16_t* t;
+  semiring::BlockRowTriangle layout;
+  __device__ Cell* row(long long i) const { return t + layout.row_start(i); }
+};
+
 // Finishes block (I, I + d) for I = blockIdx.x; kB threads, thread r on
 // row r of the block's current anti-diagonal. c holds the bulk part of
 // every cell of the block already when d >= 2. The block, the finished
@@ -54,17 +76,24 @@ __device__ __forceinline__ bool pairs(std::uint8_t a, std::uint8_t b, bool gu) {
 // left of the block (one row down) and the block's bases are read into
 // shared memory first, so that no step reads device memory. (Neither that
 // nor four running maxima in the split loops changed its time: 0.19 s of
-// the 0.41 s fill at n = 26,000, bench/RESULTS.md.)
-using Tile = int[kB][kB + 1];  // a row of padding keeps column reads free of bank conflicts
-constexpr std::size_t kFinishShared = 3 * sizeof(Tile) + 2 * kB * sizeof(int) + kB;
+// the 0.41 s fill at n = 26,000 with int32 cells, bench/RESULTS.md.)
+// A tile's rows are padded by 4 bytes, which keeps column reads free of
+// bank conflicts.
+template <class Cell>
+using Tile = Cell[kB][kB + 4 / sizeof(Cell)];
+template <class Store>
+constexpr std::size_t finish_shared_bytes() {
+  return 3 * sizeof(Tile<typename Store::Cell>) + 2 * kB * sizeof(int) + kB;
+}
 
-__global__ void __launch_bounds__(kB) finish_blocks(int* __restrict__ c, long long n, const std::uint8_t* seq, int d,
-                                                    int min_loop, bool gu) {
-  extern __shared__ int shared_ints[];
-  Tile& cur = *reinterpret_cast<Tile*>(shared_ints);
-  Tile& left = *reinterpret_cast<Tile*>(shared_ints + kB * (kB + 1));       // block (I, I)
-  Tile& below = *reinterpret_cast<Tile*>(shared_ints + 2 * kB * (kB + 1));  // block (J, J)
-  int* next_row = shared_ints + 3 * kB * (kB + 1);                          // row 0 of block (I+1, J)
+template <class Store>
+__global__ void __launch_bounds__(kB) finish_blocks(Store c, const std::uint8_t* seq, int d, int min_loop, bool gu) {
+  using T = Tile<typename Store::Cell>;
+  extern __shared__ __align__(16) unsigned char finish_shared[];
+  T& cur = *reinterpret_cast<T*>(finish_shared);
+  T& left = *reinterpret_cast<T*>(finish_shared + sizeof(T));       // block (I, I)
+  T& below = *reinterpret_cast<T*>(finish_shared + 2 * sizeof(T));  // block (J, J)
+  int* next_row = reinterpret_cast<int*>(finish_shared + 3 * sizeof(T));  // row 0 of block (I+1, J)
   int* left_column = next_row + kB;  // C(i0 + r + 1, j0 - 1) at r
   auto* column_bases = reinterpret_cast<std::uint8_t*>(left_column + kB);  // seq[j0 + c] at c
   const long long i0 = static_cast<long long>(blockIdx.x) * kB, j0 = i0 + static_cast<long long>(d) * kB;
@@ -72,15 +101,17 @@ __global__ void __launch_bounds__(kB) finish_blocks(int* __restrict__ c, long lo
   const std::uint8_t row_base = seq[i0 + r];
   column_bases[r] = seq[j0 + r];
   for (int row = 0; row < kB; ++row) {
-    cur[row][r] = d >= 2 ? c[(i0 + row) * n + j0 + r] : 0;
+    cur[row][r] = d >= 2 ? c.row(i0 + row)[j0 + r] : 0;
     if (d >= 1) {
-      left[row][r] = c[(i0 + row) * n + i0 + r];
-      below[row][r] = c[(j0 + row) * n + j0 + r];
+      left[row][r] = c.row(i0 + row)[i0 + r];
+      below[row][r] = c.row(j0 + row)[j0 + r];
     }
   }
   if (d >= 1) {
-    next_row[r] = c[(i0 + kB) * n + j0 + r];
-    left_column[r] = c[(i0 + r + 1) * n + j0 - 1];
+    next_row[r] = c.row(i0 + kB)[j0 + r];
+    // Below the main diagonal C is 0 (and a triangle keeps no such cell
+    // outside the diagonal blocks).
+    left_column[r] = i0 + r + 1 <= j0 - 1 ? static_cast<int>(c.row(i0 + r + 1)[j0 - 1]) : 0;
   }
   __syncthreads();
 
@@ -93,7 +124,7 @@ __global__ void __launch_bounds__(kB) finish_blocks(int* __restrict__ c, long lo
         // C(i+1, j-1): zero on and below the main diagonal; else in this
         // block, in row 0 of the block below, or in the column on its left.
         const int inner = j - 1 <= i + 1          ? 0
-                          : r + 1 < kB && col >= 1 ? cur[r + 1][col - 1]
+                          : r + 1 < kB && col >= 1 ? static_cast<int>(cur[r + 1][col - 1])
                           : col >= 1               ? next_row[col - 1]
                                                    : left_column[r];
         best = max(best, inner + 1);
@@ -111,22 +142,23 @@ __global__ void __launch_bounds__(kB) finish_blocks(int* __restrict__ c, long lo
 #pragma unroll 4
         for (int k = 0; k < col; ++k) best = max(best, cur[r][k] + below[k + 1][col]);
       }
-      cur[r][col] = best;
+      cur[r][col] = static_cast<typename Store::Cell>(best);
     }
     __syncthreads();
   }
-  for (int row = 0; row < kB; ++row) c[(i0 + row) * n + j0 + r] = cur[row][r];
+  for (int row = 0; row < kB; ++row) c.row(i0 + row)[j0 + r] = cur[row][r];
 }
 
-// Rows r0 .. r0 + gridDim.x - 1 of the strict upper triangle of c (padded
-// columns a row) into `out`, packed in 16 bits as Table::packed lays them
-// out, from row r0's first cell on. One block a row.
-__global__ void pack_rows(const int* __restrict__ c, long long padded, long long n, long long r0,
-                          std::uint16_t* __restrict__ out) {
+// Rows r0 .. r0 + gridDim.x - 1 of the strict upper triangle of C into
+// `out`, packed in 16 bits as Table::packed lays them out, from row r0's
+// first cell on. One block a row.
+template <class Store>
+__global__ void pack_rows(Store c, long long n, long long r0, std::uint16_t* __restrict__ out) {
   const long long i = r0 + blockIdx.x;
   const auto row_start = [n](long long r) { return r * (n - 1) - r * (r - 1) / 2; };  // Table::row_start
   std::uint16_t* row = out + (row_start(i) - row_start(r0)) - (i + 1);
-  for (long long j = i + 1 + threadIdx.x; j < n; j += blockDim.x) row[j] = static_cast<std::uint16_t>(c[i * padded + j]);
+  const typename Store::Cell* from = c.row(i);
+  for (long long j = i + 1 + threadIdx.x; j < n; j += blockDim.x) row[j] = static_cast<std::uint16_t>(from[j]);
 }
 
 // Short records, many a launch: one block a record, its whole table in
@@ -201,15 +233,24 @@ Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& sec
   cuda::check(cudaSetDevice(device), "cudaSetDevice");
   std::size_t free_bytes = 0, total_bytes = 0;
   cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  // Up to Table::kMaxPacked the device keeps the triangle in 16 bits;
+  // past it, every cell in int32.
   const bool packed = packed_asked && n <= Table::kMaxPacked;
   constexpr long long kPackCells = 1LL << 26;  // 128 MiB of 16-bit cells a piece of rows, at most
-  const double need = static_cast<double>(padded) * static_cast<double>(padded) * sizeof(int) + static_cast<double>(padded) +
-                      (packed ? kPackCells * 2.0 : 0.0);
+  const semiring::BlockRowTriangle layout{padded, kB};
+  const auto bytes_for = [&](long long p, bool in_16_bits) {  // device memory a fill of p padded bases needs
+    const semiring::BlockRowTriangle l{p, kB};
+    return in_16_bits ? 2.0 * static_cast<double>(l.cells()) + 2.0 * kPackCells + static_cast<double>(p)
+                      : 4.0 * static_cast<double>(p) * static_cast<double>(p) + static_cast<double>(p);
+  };
+  const double need = bytes_for(padded, packed);
   if (need > static_cast<double>(free_bytes)) {
-    const long long fits = static_cast<long long>(std::sqrt(static_cast<double>(free_bytes) / sizeof(int))) / kB * kB - kB;
+    long long fits = 0;  // the longest sequence either layout would hold
+    for (long long p = kB; p <= 4 * Table::kMaxPacked; p += kB)
+      if (bytes_for(p, p <= Table::kMaxPacked) <= static_cast<double>(free_bytes)) fits = p;
     throw InputError("a sequence of " + std::to_string(n) + " bases needs " + std::to_string(static_cast<long long>(need / (1 << 20))) +
                    " MiB of GPU memory; " + std::to_string(free_bytes >> 20) + " MiB are free, enough for about " +
-                   std::to_string(std::max(fits, 0LL)) + " bases");
+                   std::to_string(fits) + " bases");
   }
 
   std::vector<std::uint8_t> codes(static_cast<std::size_t>(padded), kNone);
@@ -217,35 +258,50 @@ Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& sec
     const char b = rna[static_cast<std::size_t>(i)];
     codes[static_cast<std::size_t>(i)] = b == 'A' ? 0 : b == 'C' ? 1 : b == 'G' ? 2 : 3;
   }
-  cuda::DeviceArray<int> c;
+  cuda::DeviceArray<int> full;
+  cuda::DeviceArray<std::uint16_t> triangle;
   cuda::DeviceArray<std::uint8_t> seq;
-  c.reserve(static_cast<std::size_t>(padded * padded), "cudaMalloc (the folding matrix)");
+  if (packed) {
+    triangle.reserve(static_cast<std::size_t>(layout.cells()), "cudaMalloc (the folding matrix)");
+    cuda::check(cudaMemset(triangle.get(), 0, triangle.bytes()), "cudaMemset");
+  } else {
+    full.reserve(static_cast<std::size_t>(padded * padded), "cudaMalloc (the folding matrix)");
+    cuda::check(cudaMemset(full.get(), 0, full.bytes()), "cudaMemset");
+  }
   seq.reserve(static_cast<std::size_t>(padded));
   cuda::check(cudaMemcpy(seq.get(), codes.data(), codes.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
-  cuda::check(cudaMemset(c.get(), 0, static_cast<std::size_t>(padded * padded) * sizeof(int)), "cudaMemset");
-  const std::size_t shared = kFinishShared;
-  cuda::check(cudaFuncSetAttribute(finish_blocks, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
-              "cudaFuncSetAttribute");
 
   cudaDeviceProp prop{};
   cuda::check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
-  const long long device_blocks = 2LL * prop.multiProcessorCount;  // the max-plus kernel runs two blocks an SM
+  const long long device_blocks = 2LL * prop.multiProcessorCount;  // the max-plus kernels run two blocks an SM
   const Slicing slices = slicing();
 
+  // One diagonal of blocks at a time: the products of the blocks strictly
+  // between (d >= 2), then the finish.
+  auto fill = [&](auto store, auto&& products) {
+    using Store = decltype(store);
+    const std::size_t shared = finish_shared_bytes<Store>();
+    cuda::check(cudaFuncSetAttribute(finish_blocks<Store>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
+                "cudaFuncSetAttribute");
+    for (long long d = 0; d < blocks; ++d) {
+      if (d >= 2) products(d, k_slices(blocks - d, (d - 1) * kB, device_blocks, slices));
+      finish_blocks<Store><<<static_cast<unsigned>(blocks - d), kB, shared>>>(store, seq.get(), static_cast<int>(d),
+                                                                             rules.min_loop, rules.gu);
+      cuda::check(cudaGetLastError(), "finish_blocks");
+    }
+  };
   cuda::KernelTimer timer;
   timer.start();
-  const long long stride = kB * padded + kB;  // from block (I, J) to (I+1, J+1)
-  for (long long d = 0; d < blocks; ++d) {
-    if (d >= 2) {  // the blocks strictly between: one batched max-plus product
-      const long long k = (d - 1) * kB;
-      const int splits = k_slices(blocks - d, k, device_blocks, slices);
-      semiring::accumulate_device_i32(semiring::Semiring::max_plus, c.get() + kB, c.get() + (kB + 1) * padded + d * kB,
-                                      c.get() + d * kB, kB, k, kB, padded, padded, padded, blocks - d, stride, stride,
-                                      stride, splits);
-    }
-    finish_blocks<<<static_cast<unsigned>(blocks - d), kB, shared>>>(c.get(), padded, seq.get(), static_cast<int>(d),
-                                                                      rules.min_loop, rules.gu);
-    cuda::check(cudaGetLastError(), "finish_blocks");
+  if (packed) {
+    fill(TriangleStore{triangle.get(), layout},
+         [&](long long d, int splits) { semiring::accumulate_triangle_u16(triangle.get(), layout, d, 1, splits); });
+  } else {
+    const long long stride = kB * padded + kB;  // from block (I, J) to (I+1, J+1)
+    int* c = full.get();
+    fill(FullStore{c, padded}, [&](long long d, int splits) {
+      semiring::accumulate_device_i32(semiring::Semiring::max_plus, c + kB, c + (kB + 1) * padded + d * kB, c + d * kB, kB,
+                                      (d - 1) * kB, kB, padded, padded, padded, blocks - d, stride, stride, stride, splits);
+    });
   }
   // While the GPU fills: the host's table, its pages touched.
   const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -260,7 +316,7 @@ Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& sec
       long long r1 = r0 + 1;  // rows r0 .. r1 - 1, at most kPackCells cells
       while (r1 + 1 < n && Table::row_start(n, r1 + 1) - Table::row_start(n, r0) <= kPackCells) ++r1;
       const long long cells = Table::row_start(n, r1) - Table::row_start(n, r0);
-      pack_rows<<<static_cast<unsigned>(r1 - r0), 256>>>(c.get(), padded, n, r0, piece.get());
+      pack_rows<<<static_cast<unsigned>(r1 - r0), 256>>>(TriangleStore{triangle.get(), layout}, n, r0, piece.get());
       cuda::check(cudaGetLastError(), "pack_rows");
       cuda::check(cudaMemcpy(t.packed.get() + Table::row_start(n, r0), piece.get(),
                              static_cast<std::size_t>(cells) * sizeof(std::uint16_t), cudaMemcpyDeviceToHost),
@@ -268,7 +324,7 @@ Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& sec
       r0 = r1;
     }
   } else {
-    cuda::check(cudaMemcpy2D(t.c.get(), static_cast<std::size_t>(n) * sizeof(int), c.get(),
+    cuda::check(cudaMemcpy2D(t.c.get(), static_cast<std::size_t>(n) * sizeof(int), full.get(),
                              static_cast<std::size_t>(padded) * sizeof(int), static_cast<std::size_t>(n) * sizeof(int),
                              static_cast<std::size_t>(n), cudaMemcpyDeviceToHost),
                 "cudaMemcpy2D");

@@ -21,6 +21,15 @@ Matrix<std::int32_t> accumulate_gpu(Semiring, const Matrix<std::int32_t>&, const
   throw RunError("this build of gpu-dp has no CUDA: use --cpu");
 }
 
+void accumulate_triangle_u16(std::uint16_t*, const BlockRowTriangle&, std::int64_t, int, int) {
+  throw RunError("this build of gpu-dp has no CUDA: use --cpu");
+}
+
+std::vector<std::uint16_t> accumulate_triangle_gpu(const std::vector<std::uint16_t>&, const BlockRowTriangle&,
+                                                   std::int64_t, int, int, int) {
+  throw RunError("this build of gpu-dp has no CUDA: use --cpu");
+}
+
 std::size_t gpu_free_memory(int) { throw RunError("this build of gpu-dp has no CUDA: use --cpu"); }
 
 template <class T>
