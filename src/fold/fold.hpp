@@ -41,8 +41,10 @@ Structure fold_rna(std::string_view rna, const Rules& rules, Engine engine = Eng
                    int device = 0, FoldTiming* timing = nullptr);
 
 // Many records on the GPU at once: short ones many a launch, one block
-// each, long ones by the blocked algorithm; traced on `threads` CPU
-// threads. The same structures as fold_rna gives each; the same errors.
+// each, filled and traced back on the device; long ones by the blocked
+// algorithm, traced on `threads` CPU threads. The same structures as
+// fold_rna gives each; the same errors. The timing's fill includes the
+// short records' tracebacks.
 std::vector<Structure> fold_rnas_gpu(const std::vector<std::string_view>& rnas, const Rules& rules, int device,
                                      int threads, FoldTiming* timing = nullptr);
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -57,10 +58,15 @@ Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& sec
                bool packed = true);
 
 // Many records at once (upper-case A, C, G, U): the short ones one block
-// each, their tables in shared memory, as many a launch as 512 MiB of
-// tables hold; the longer ones by fill_gpu. Packed tables, in the records'
-// order. `seconds`: device time of the fills.
+// each, their tables in shared memory, as many a launch as 2^28 table
+// cells; the longer ones by fill_gpu. `seconds`: device time of the
+// fills. Without `structures`: every record's packed table, in the
+// records' order. With it, the short records (2 bases or more) are also
+// traced back on the device, the same way as the host's traceback does,
+// and only their dot-bracket strings come back, at (*structures)[r]; their
+// tables are left empty (n = 0), and the other records get a table and an
+// empty string.
 std::vector<Table> fill_gpu_batch(const std::vector<std::string_view>& rnas, const Rules& rules, int device,
-                                  double& seconds);
+                                  double& seconds, std::vector<std::string>* structures = nullptr);
 
 }  // namespace gdp::fold

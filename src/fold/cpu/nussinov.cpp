@@ -137,18 +137,39 @@ Structure structure_of(const Table& t, std::string_view rna, const Rules& rules)
   return out;
 }
 
+// A structure from its dot-bracket string (the GPU's traceback of short
+// records sends back only that).
+Structure structure_of(std::string dot_bracket) {
+  Structure out;
+  out.partner.assign(dot_bracket.size(), -1);
+  std::vector<int> open;
+  for (std::size_t x = 0; x < dot_bracket.size(); ++x) {
+    if (dot_bracket[x] == '(') open.push_back(static_cast<int>(x));
+    if (dot_bracket[x] != ')') continue;
+    const int i = open.back();
+    open.pop_back();
+    out.partner[static_cast<std::size_t>(i)] = static_cast<int>(x);
+    out.partner[x] = i;
+    ++out.pairs;
+  }
+  out.dot_bracket = std::move(dot_bracket);
+  return out;
+}
+
 }  // namespace
 
 std::vector<Structure> fold_rnas_gpu(const std::vector<std::string_view>& rnas, const Rules& rules, int device,
                                      int threads, FoldTiming* timing) {
   for (const std::string_view rna : rnas) check_input(rna, rules);
   double seconds = 0;
-  const std::vector<Table> tables = fill_gpu_batch(rnas, rules, device, seconds);
+  std::vector<std::string> traced;  // the short records', traced on the device
+  const std::vector<Table> tables = fill_gpu_batch(rnas, rules, device, seconds, &traced);
   if (timing) timing->fill_seconds = seconds;
   Timer timer;
   std::vector<Structure> out(rnas.size());
 #pragma omp parallel for schedule(dynamic) num_threads(std::max(threads, 1))
-  for (std::size_t r = 0; r < rnas.size(); ++r) out[r] = structure_of(tables[r], rnas[r], rules);
+  for (std::size_t r = 0; r < rnas.size(); ++r)
+    out[r] = traced[r].empty() ? structure_of(tables[r], rnas[r], rules) : structure_of(std::move(traced[r]));
   if (timing) timing->trace_seconds = timer.seconds();
   return out;
 }

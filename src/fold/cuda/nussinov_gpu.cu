@@ -164,17 +164,73 @@ __global__ void pack_rows(Store c, long long n, long long r0, std::uint16_t* __r
 // Short records, many a launch: one block a record, its whole table in
 // shared memory as Table::packed lays it out (16 bits, the strict upper
 // triangle, ~n^2 bytes: n up to about 480 on an H100), filled by
-// diagonals, one cell a thread, then copied out for the host's traceback.
+// diagonals, one cell a thread. Then either the table is copied out for
+// the host's traceback (`tables`), or its first warp traces it back right
+// there (`structures`), and only the dot-bracket string and the pair
+// count go back.
 constexpr int kSmallThreads = 256;
 
 __host__ __device__ constexpr long long small_shared_bytes(long long n) {
   return n * static_cast<long long>(sizeof(int)) + (n + 3) / 4 * 4 + n * (n - 1) / 2 * 2;
 }
 
+// The traceback of cpu/nussinov.cpp's trace() by one warp: the same choice
+// in every interval (the pair if it gives the score, else the first split
+// k that does; the 32 lanes test 32 splits at once), so the same
+// structure. `at` reads C(i, j); the stack of intervals, (i << 16 | j),
+// lives in device memory (at most n + 1 of them). On an interval with no
+// split, which a correct table never has, the pair count becomes -1.
+template <class At>
+__device__ void trace_small(const At& at, const std::uint8_t* bases, int n, int min_loop, bool gu, char* out,
+                            unsigned* stack, int* pairs_out) {
+  const int lane = static_cast<int>(threadIdx.x) % 32;
+  for (int x = lane; x < n; x += 32) out[x] = '.';
+  int top = 0;  // entries on the stack (every lane keeps the same count)
+  if (n > 1) {
+    if (lane == 0) stack[0] = static_cast<unsigned>(n - 1);
+    top = 1;
+  }
+  bool failed = false;
+  while (top > 0) {
+    __syncwarp();
+    const unsigned entry = stack[--top];
+    __syncwarp();
+    const int i = static_cast<int>(entry >> 16), j = static_cast<int>(entry & 0xffffu);
+    if (j <= i) continue;
+    const int v = at(i, j);
+    if (v == 0) continue;
+    if (j - i > min_loop && pairs(bases[i], bases[j], gu) && v == at(i + 1, j - 1) + 1) {
+      if (lane == 0) {
+        out[i] = '(', out[j] = ')';
+        stack[top] = static_cast<unsigned>(i + 1) << 16 | static_cast<unsigned>(j - 1);
+      }
+      ++top;
+      continue;
+    }
+    int k = j;
+    for (int k0 = i; k0 < j && k == j; k0 += 32) {
+      const int kk = k0 + lane;
+      const unsigned hits = __ballot_sync(0xffffffffu, kk < j && at(i, kk) + at(kk + 1, j) == v);
+      if (hits) k = k0 + __ffs(static_cast<int>(hits)) - 1;
+    }
+    if (k == j) {
+      failed = true;
+      break;
+    }
+    if (lane == 0) {
+      stack[top] = static_cast<unsigned>(i) << 16 | static_cast<unsigned>(k);
+      stack[top + 1] = static_cast<unsigned>(k + 1) << 16 | static_cast<unsigned>(j);
+    }
+    top += 2;
+  }
+  if (lane == 0) *pairs_out = failed ? -1 : n > 1 ? at(0, n - 1) : 0;
+}
+
 __global__ void __launch_bounds__(kSmallThreads) fill_small(const std::uint8_t* __restrict__ seqs,
                                                             const long long* __restrict__ seq_at,
                                                             const long long* __restrict__ table_at,
-                                                            std::uint16_t* __restrict__ tables, int min_loop, bool gu) {
+                                                            std::uint16_t* __restrict__ tables, char* structures,
+                                                            unsigned* stacks, int* pair_counts, int min_loop, bool gu) {
   extern __shared__ __align__(16) unsigned char small_shared[];
   const long long record = blockIdx.x;
   const int n = static_cast<int>(seq_at[record + 1] - seq_at[record]);
@@ -197,8 +253,13 @@ __global__ void __launch_bounds__(kSmallThreads) fill_small(const std::uint8_t* 
     }
     __syncthreads();
   }
-  const long long cells = static_cast<long long>(n) * (n - 1) / 2;
-  for (long long x = threadIdx.x; x < cells; x += kSmallThreads) tables[table_at[record] + x] = c[x];
+  if (tables) {
+    const long long cells = static_cast<long long>(n) * (n - 1) / 2;
+    for (long long x = threadIdx.x; x < cells; x += kSmallThreads) tables[table_at[record] + x] = c[x];
+  }
+  if (structures && threadIdx.x < 32)
+    trace_small(at, bases, n, min_loop, gu, structures + seq_at[record], stacks + seq_at[record] + record,
+                pair_counts + record);
 }
 
 // Slices of k for a diagonal's `products` of 128 x k x 128: enough blocks
@@ -334,9 +395,10 @@ Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& sec
 }
 
 std::vector<Table> fill_gpu_batch(const std::vector<std::string_view>& rnas, const Rules& rules, int device,
-                                  double& seconds) {
+                                  double& seconds, std::vector<std::string>* structures) {
   seconds = 0;
   std::vector<Table> tables(rnas.size());
+  if (structures) structures->assign(rnas.size(), std::string());
   cuda::check(cudaSetDevice(device), "cudaSetDevice");
   cudaDeviceProp prop{};
   cuda::check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
@@ -359,9 +421,11 @@ std::vector<Table> fill_gpu_batch(const std::vector<std::string_view>& rnas, con
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rnas[a].size() < rnas[b].size(); });
   cuda::check(cudaFuncSetAttribute(fill_small, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_max)),
               "cudaFuncSetAttribute");
-  constexpr long long kBatchCells = 1LL << 28;  // 512 MiB of 16-bit tables a launch, at most
+  // At most 2^28 table cells a launch (512 MiB of 16-bit tables when they
+  // come back), at least one record.
+  constexpr long long kBatchCells = 1LL << 28;
   for (std::size_t first = 0; first < order.size();) {
-    // Records first .. last - 1: their tables' cells, up to kBatchCells (at least one record).
+    // Records first .. last - 1.
     std::vector<long long> seq_at{0}, table_at{0};
     std::vector<std::uint8_t> codes;
     std::size_t last = first;
@@ -373,14 +437,23 @@ std::vector<Table> fill_gpu_batch(const std::vector<std::string_view>& rnas, con
       table_at.push_back(table_at.back() + Table::packed_cells(n));
       ++last;
     }
-    const long long records = static_cast<long long>(last - first);
+    const long long records = static_cast<long long>(last - first), bases = seq_at.back();
     cuda::DeviceArray<std::uint8_t> d_codes;
     cuda::DeviceArray<long long> d_seq_at, d_table_at;
     cuda::DeviceArray<std::uint16_t> d_tables;
+    cuda::DeviceArray<char> d_structures;
+    cuda::DeviceArray<unsigned> d_stacks;
+    cuda::DeviceArray<int> d_pairs;
     d_codes.reserve(std::max<std::size_t>(codes.size(), 1));
     d_seq_at.reserve(seq_at.size());
     d_table_at.reserve(table_at.size());
-    d_tables.reserve(static_cast<std::size_t>(std::max(table_at.back(), 1LL)), "cudaMalloc (the short records' tables)");
+    if (structures) {
+      d_structures.reserve(static_cast<std::size_t>(bases), "cudaMalloc (the short records' structures)");
+      d_stacks.reserve(static_cast<std::size_t>(bases + records), "cudaMalloc (the short records' tracebacks)");
+      d_pairs.reserve(static_cast<std::size_t>(records));
+    } else {
+      d_tables.reserve(static_cast<std::size_t>(std::max(table_at.back(), 1LL)), "cudaMalloc (the short records' tables)");
+    }
     cuda::check(cudaMemcpy(d_codes.get(), codes.data(), codes.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
     cuda::check(cudaMemcpy(d_seq_at.get(), seq_at.data(), seq_at.size() * sizeof(long long), cudaMemcpyHostToDevice),
                 "cudaMemcpy");
@@ -390,17 +463,33 @@ std::vector<Table> fill_gpu_batch(const std::vector<std::string_view>& rnas, con
     cuda::KernelTimer timer;
     timer.start();
     fill_small<<<static_cast<unsigned>(records), kSmallThreads, static_cast<std::size_t>(small_shared_bytes(longest))>>>(
-        d_codes.get(), d_seq_at.get(), d_table_at.get(), d_tables.get(), rules.min_loop, rules.gu);
+        d_codes.get(), d_seq_at.get(), d_table_at.get(), d_tables.get(), d_structures.get(), d_stacks.get(), d_pairs.get(),
+        rules.min_loop, rules.gu);
     cuda::check(cudaGetLastError(), "fill_small");
     seconds += timer.stop_seconds();
-    std::vector<std::uint16_t> host(static_cast<std::size_t>(table_at.back()));
-    cuda::check(cudaMemcpy(host.data(), d_tables.get(), host.size() * sizeof(std::uint16_t), cudaMemcpyDeviceToHost),
-                "cudaMemcpy");
-    for (long long x = 0; x < records; ++x) {
-      const std::size_t r = order[first + static_cast<std::size_t>(x)];
-      tables[r] = packed_table(static_cast<long long>(rnas[r].size()), 1);
-      std::copy(host.begin() + table_at[static_cast<std::size_t>(x)], host.begin() + table_at[static_cast<std::size_t>(x) + 1],
-                tables[r].packed.get());
+    if (structures) {
+      std::string text(static_cast<std::size_t>(bases), '.');
+      std::vector<int> pairs(static_cast<std::size_t>(records));
+      cuda::check(cudaMemcpy(text.data(), d_structures.get(), text.size(), cudaMemcpyDeviceToHost), "cudaMemcpy");
+      cuda::check(cudaMemcpy(pairs.data(), d_pairs.get(), pairs.size() * sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy");
+      for (long long x = 0; x < records; ++x) {
+        const std::size_t r = order[first + static_cast<std::size_t>(x)];
+        std::string& out = (*structures)[r];
+        out = text.substr(static_cast<std::size_t>(seq_at[static_cast<std::size_t>(x)]), rnas[r].size());
+        if (pairs[static_cast<std::size_t>(x)] < 0 ||
+            std::count(out.begin(), out.end(), '(') != pairs[static_cast<std::size_t>(x)])
+          throw RunError("the GPU's traceback of a short record went wrong (record " + std::to_string(r + 1) + ")");
+      }
+    } else {
+      std::vector<std::uint16_t> host(static_cast<std::size_t>(table_at.back()));
+      cuda::check(cudaMemcpy(host.data(), d_tables.get(), host.size() * sizeof(std::uint16_t), cudaMemcpyDeviceToHost),
+                  "cudaMemcpy");
+      for (long long x = 0; x < records; ++x) {
+        const std::size_t r = order[first + static_cast<std::size_t>(x)];
+        tables[r] = packed_table(static_cast<long long>(rnas[r].size()), 1);
+        std::copy(host.begin() + table_at[static_cast<std::size_t>(x)],
+                  host.begin() + table_at[static_cast<std::size_t>(x) + 1], tables[r].packed.get());
+      }
     }
     first = last;
   }
