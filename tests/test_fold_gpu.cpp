@@ -117,9 +117,8 @@ TEST_CASE("GPU Nussinov on a longer RNA equals OMP2", "[gpu][fold]") {
   REQUIRE(timing.fill_seconds > 0);
 }
 
-TEST_CASE("GPU Nussinov's packed 16-bit table, copied a block row at a time, equals its full table", "[gpu][fold]") {
-  // 12,000 bases: 94 block rows, each copied as soon as the fill has
-  // finished it, and the int32 path for the full table.
+TEST_CASE("GPU Nussinov's packed 16-bit table, copied in pieces of rows, equals its full table", "[gpu][fold]") {
+  // 12,000 bases: 72 million cells, two pieces of rows of at most 2^26.
   if (test::skip_without_gpu()) return;
   std::mt19937 rng(19);
   const std::string s = random_rna(rng, 12000, false);

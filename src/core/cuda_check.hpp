@@ -48,47 +48,6 @@ class DeviceArray {
 };
 
 
-// A CUDA event that frees itself; `timing` false makes a lighter one that
-// only orders work between streams.
-class Event {
- public:
-  explicit Event(bool timing = true) {
-    check(cudaEventCreateWithFlags(&event_, timing ? cudaEventDefault : cudaEventDisableTiming), "cudaEventCreate");
-  }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  Event(Event&& other) noexcept : event_(other.event_) { other.event_ = nullptr; }
-  ~Event() {
-    if (event_) cudaEventDestroy(event_);
-  }
-  void record(cudaStream_t stream = nullptr) { check(cudaEventRecord(event_, stream), "cudaEventRecord"); }
-  // Seconds from `earlier` to this event, once this one has happened.
-  double seconds_since(const Event& earlier) const {
-    check(cudaEventSynchronize(event_), "the kernel");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, earlier.event_, event_), "cudaEventElapsedTime");
-    return ms / 1000.0;
-  }
-  cudaEvent_t get() const { return event_; }
-
- private:
-  cudaEvent_t event_ = nullptr;
-};
-
-// A stream that frees itself, not synchronised with the legacy default
-// stream.
-class Stream {
- public:
-  Stream() { check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate"); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  ~Stream() { cudaStreamDestroy(stream_); }
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_{};
-};
-
 // Times the kernel with events; frees them on the way out.
 class KernelTimer {
  public:

@@ -49,10 +49,8 @@ Table packed_table(std::int64_t n, int threads);
 Table fill_cpu(std::string_view rna, const Rules& rules, Engine engine, int threads);
 
 // The GPU's blocked fill. `seconds`: device time of the fill;
-// `copy_seconds`: the table's packing and copy to the host, as far as they
-// outlast the fill (a packed table is copied a block row at a time while
-// the fill goes on; a full one after it). The table is packed up to
-// n = Table::kMaxPacked, unless `packed` is false (tests).
+// `copy_seconds`: the table's packing and copy to the host. The table is
+// packed up to n = Table::kMaxPacked, unless `packed` is false (tests).
 // Throws InputError when the sequence does not fit in device memory
 // (saying how long would), RunError when CUDA fails, and in builds without
 // CUDA.

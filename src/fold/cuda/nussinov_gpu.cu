@@ -25,10 +25,8 @@
 // (semiring/triangle.hpp): a quarter of the full int32 matrix, 10 GB at
 // n = 100,000. Its products run two cells an instruction. Longer sequences
 // keep every cell in int32. The host gets the strict upper triangle in 16
-// bits (Table::packed), packed on the device a block row at a time, each
-// as soon as it is final (block row I after diagonal blocks - 1 - I), on a
-// second stream while the fill goes on, into pages that the CPU's threads
-// touch meanwhile.
+// bits (Table::packed), packed on the device in pieces of rows, into pages
+// that the CPU's threads touch while the GPU fills.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -299,10 +297,11 @@ Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& sec
   // Up to Table::kMaxPacked the device keeps the triangle in 16 bits;
   // past it, every cell in int32.
   const bool packed = packed_asked && n <= Table::kMaxPacked;
+  constexpr long long kPackCells = 1LL << 26;  // 128 MiB of 16-bit cells a piece of rows, at most
   const semiring::BlockRowTriangle layout{padded, kB};
   const auto bytes_for = [&](long long p, bool in_16_bits) {  // device memory a fill of p padded bases needs
     const semiring::BlockRowTriangle l{p, kB};
-    return in_16_bits ? 2.0 * static_cast<double>(l.cells()) + 2.0 * kB * p + static_cast<double>(p)  // + a block row's staging
+    return in_16_bits ? 2.0 * static_cast<double>(l.cells()) + 2.0 * kPackCells + static_cast<double>(p)
                       : 4.0 * static_cast<double>(p) * static_cast<double>(p) + static_cast<double>(p);
   };
   const double need = bytes_for(padded, packed);
@@ -339,8 +338,8 @@ Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& sec
   const Slicing slices = slicing();
 
   // One diagonal of blocks at a time: the products of the blocks strictly
-  // between (d >= 2), then the finish; `done(d)` after each diagonal.
-  auto fill = [&](auto store, auto&& products, auto&& done) {
+  // between (d >= 2), then the finish.
+  auto fill = [&](auto store, auto&& products) {
     using Store = decltype(store);
     const std::size_t shared = finish_shared_bytes<Store>();
     cuda::check(cudaFuncSetAttribute(finish_blocks<Store>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
@@ -350,69 +349,48 @@ Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& sec
       finish_blocks<Store><<<static_cast<unsigned>(blocks - d), kB, shared>>>(store, seq.get(), static_cast<int>(d),
                                                                              rules.min_loop, rules.gu);
       cuda::check(cudaGetLastError(), "finish_blocks");
-      done(d);
     }
   };
-  cuda::Event fill_start, fill_end, copies_done;
-  std::vector<cuda::Event> diagonal_done;  // packed: block row blocks - 1 - d is final once diagonal d is
-  if (packed)
-    for (long long d = 0; d < blocks; ++d) diagonal_done.emplace_back(false);
-  fill_start.record();
+  cuda::KernelTimer timer;
+  timer.start();
   if (packed) {
     fill(TriangleStore{triangle.get(), layout},
-         [&](long long d, int splits) { semiring::accumulate_triangle_u16(triangle.get(), layout, d, 1, splits); },
-         [&](long long d) { diagonal_done[static_cast<std::size_t>(d)].record(); });
+         [&](long long d, int splits) { semiring::accumulate_triangle_u16(triangle.get(), layout, d, 1, splits); });
   } else {
     const long long stride = kB * padded + kB;  // from block (I, J) to (I+1, J+1)
     int* c = full.get();
-    fill(
-        FullStore{c, padded},
-        [&](long long d, int splits) {
-          semiring::accumulate_device_i32(semiring::Semiring::max_plus, c + kB, c + (kB + 1) * padded + d * kB, c + d * kB,
-                                          kB, (d - 1) * kB, kB, padded, padded, padded, blocks - d, stride, stride, stride,
-                                          splits);
-        },
-        [](long long) {});
+    fill(FullStore{c, padded}, [&](long long d, int splits) {
+      semiring::accumulate_device_i32(semiring::Semiring::max_plus, c + kB, c + (kB + 1) * padded + d * kB, c + d * kB, kB,
+                                      (d - 1) * kB, kB, padded, padded, padded, blocks - d, stride, stride, stride, splits);
+    });
   }
-  fill_end.record();
   // While the GPU fills: the host's table, its pages touched.
   const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   Table t = packed ? packed_table(n, threads) : Table::of_size(n);
+  seconds = timer.stop_seconds();
 
-  double copy_time = 0;
+  Timer copy;
   if (packed) {
-    // Each block row, as soon as its last diagonal is done, is packed and
-    // copied on a second stream while the fill goes on; what is left after
-    // the fill is the first rows' copy.
-    cuda::Stream copies;
     cuda::DeviceArray<std::uint16_t> piece;
-    piece.reserve(static_cast<std::size_t>(kB * n), "cudaMalloc (packing)");
-    const TriangleStore store{triangle.get(), layout};
-    for (long long d = 0; d < blocks; ++d) {
-      const long long r0 = (blocks - 1 - d) * kB, r1 = std::min(r0 + kB, n - 1);  // its rows with cells right of the diagonal
-      if (r0 >= r1) continue;
-      cuda::check(cudaStreamWaitEvent(copies.get(), diagonal_done[static_cast<std::size_t>(d)].get(), 0), "cudaStreamWaitEvent");
-      pack_rows<<<static_cast<unsigned>(r1 - r0), 256, 0, copies.get()>>>(store, n, r0, piece.get());
+    piece.reserve(static_cast<std::size_t>(std::min<long long>(kPackCells, Table::packed_cells(n))), "cudaMalloc (packing)");
+    for (long long r0 = 0; r0 + 1 < n;) {
+      long long r1 = r0 + 1;  // rows r0 .. r1 - 1, at most kPackCells cells
+      while (r1 + 1 < n && Table::row_start(n, r1 + 1) - Table::row_start(n, r0) <= kPackCells) ++r1;
+      const long long cells = Table::row_start(n, r1) - Table::row_start(n, r0);
+      pack_rows<<<static_cast<unsigned>(r1 - r0), 256>>>(TriangleStore{triangle.get(), layout}, n, r0, piece.get());
       cuda::check(cudaGetLastError(), "pack_rows");
-      cuda::check(cudaMemcpyAsync(t.packed.get() + Table::row_start(n, r0), piece.get(),
-                                  static_cast<std::size_t>(Table::row_start(n, r1) - Table::row_start(n, r0)) *
-                                      sizeof(std::uint16_t),
-                                  cudaMemcpyDeviceToHost, copies.get()),
-                  "cudaMemcpyAsync");
+      cuda::check(cudaMemcpy(t.packed.get() + Table::row_start(n, r0), piece.get(),
+                             static_cast<std::size_t>(cells) * sizeof(std::uint16_t), cudaMemcpyDeviceToHost),
+                  "cudaMemcpy");
+      r0 = r1;
     }
-    copies_done.record(copies.get());
-    copy_time = copies_done.seconds_since(fill_end);
-    seconds = fill_end.seconds_since(fill_start);
   } else {
-    seconds = fill_end.seconds_since(fill_start);
-    Timer copy;
     cuda::check(cudaMemcpy2D(t.c.get(), static_cast<std::size_t>(n) * sizeof(int), full.get(),
                              static_cast<std::size_t>(padded) * sizeof(int), static_cast<std::size_t>(n) * sizeof(int),
                              static_cast<std::size_t>(n), cudaMemcpyDeviceToHost),
                 "cudaMemcpy2D");
-    copy_time = copy.seconds();
   }
-  if (copy_seconds) *copy_seconds = copy_time;
+  if (copy_seconds) *copy_seconds = copy.seconds();
   return t;
 }
 
