@@ -10,6 +10,12 @@
 
 #include "fold/fold.hpp"
 
+#if defined(__CUDACC__)
+#define GDP_FOLD_HD __host__ __device__
+#else
+#define GDP_FOLD_HD
+#endif
+
 namespace gdp::fold {
 
 // C(i, j) for j > i (0-based, inclusive); C(i, j) = 0 for j <= i. Two
@@ -31,7 +37,8 @@ struct Table {
     return t;
   }
   // The first cell of row i in `packed`; row i holds C(i, i+1) .. C(i, n-1).
-  static std::int64_t row_start(std::int64_t n, std::int64_t i) { return i * (n - 1) - i * (i - 1) / 2; }
+  // (Also the GPU kernels' formula for their packed tables.)
+  static GDP_FOLD_HD std::int64_t row_start(std::int64_t n, std::int64_t i) { return i * (n - 1) - i * (i - 1) / 2; }
   static std::int64_t packed_cells(std::int64_t n) { return n * (n - 1) / 2; }
   int at(std::int64_t i, std::int64_t j) const {
     if (j <= i) return 0;

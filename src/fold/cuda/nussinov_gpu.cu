@@ -155,8 +155,7 @@ __global__ void __launch_bounds__(kB) finish_blocks(Store c, const std::uint8_t*
 template <class Store>
 __global__ void pack_rows(Store c, long long n, long long r0, std::uint16_t* __restrict__ out) {
   const long long i = r0 + blockIdx.x;
-  const auto row_start = [n](long long r) { return r * (n - 1) - r * (r - 1) / 2; };  // Table::row_start
-  std::uint16_t* row = out + (row_start(i) - row_start(r0)) - (i + 1);
+  std::uint16_t* row = out + (Table::row_start(n, i) - Table::row_start(n, r0)) - (i + 1);
   const typename Store::Cell* from = c.row(i);
   for (long long j = i + 1 + threadIdx.x; j < n; j += blockDim.x) row[j] = static_cast<std::uint16_t>(from[j]);
 }
@@ -238,7 +237,7 @@ __global__ void __launch_bounds__(kSmallThreads) fill_small(const std::uint8_t* 
   auto* bases = reinterpret_cast<std::uint8_t*>(row + n);
   auto* c = reinterpret_cast<std::uint16_t*>(bases + (n + 3) / 4 * 4);
   for (int i = static_cast<int>(threadIdx.x); i < n; i += kSmallThreads) {
-    row[i] = i * (n - 1) - i * (i - 1) / 2 - i - 1;  // Table::row_start(n, i) - (i + 1)
+    row[i] = static_cast<int>(Table::row_start(n, i) - (i + 1));
     bases[i] = seqs[seq_at[record] + i];
   }
   __syncthreads();
