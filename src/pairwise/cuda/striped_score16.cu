@@ -90,23 +90,6 @@ __device__ __forceinline__ void load_pairs(const unsigned* a, const unsigned* b,
   }
 }
 
-// The row's maximum in each half, as a tree of two-input maxima: they run
-// at full rate beside the DPX instructions, and the tree is 5 deep where a
-// chain of three-input DPX maxima was 16 (scripts/bench/dpx-probe.sh).
-template <int Cols>
-__device__ __forceinline__ unsigned row_maximum(const unsigned (&hp)[Cols]) {
-  unsigned m[Cols / 2];
-#pragma unroll
-  for (int c = 0; c < Cols / 2; ++c) m[c] = __vmaxs2(hp[2 * c], hp[2 * c + 1]);
-  constexpr int kLevels = Cols == 32 ? 4 : Cols == 16 ? 3 : 2;  // log2(Cols / 2)
-  for_each_index<kLevels>([&](auto level) {
-    constexpr int width = (Cols / 4) >> decltype(level)::value;
-#pragma unroll
-    for (int c = 0; c < width; ++c) m[c] = __vmaxs2(m[c], m[c + width]);
-  });
-  return __vimax_s16x2_relu(m[0], 0u);  // H >= 0 here anyway; as the chain of DPX maxima had it
-}
-
 template <int Cols>
 __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params p) {
   constexpr int kHalf = kLanes * Cols;  // columns a half
@@ -209,7 +192,10 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
         }
         hr = hp[Cols - 1];
         er = es;
-        const unsigned row_max = row_maximum(hp);
+        unsigned row_max = __vimax3_s16x2(hp[0], hp[1], hp[2]);
+#pragma unroll
+        for (int c = 3; c + 1 < Cols; c += 2) row_max = __vimax3_s16x2(row_max, hp[c], hp[c + 1]);
+        row_max = __vimax_s16x2_relu(row_max, hp[Cols - 1]);
         const int max_a = low(row_max), max_b = high(row_max);
         // A warp-uniform test first: a better cell is rare after the first
         // rows, and a score reaching overflow_at is always a better one.
