@@ -43,37 +43,23 @@ if want columns; then
   echo
 fi
 
-if want group; then
-  echo "| bits | columns a lane | strips a group | score | kernel s | GCUPS |"
+# One knob's table: for 16 and 32 bits, each of the columns given, each
+# value of the environment variable.
+knob_table() {  # heading variable "columns" values...
+  local heading=$1 var=$2 columns=$3 bits cols value
+  shift 3
+  echo "| bits | columns a lane | $heading | score | kernel s | GCUPS |"
   echo "|---|---|---|---|---|---|"
   for bits in 16 32; do
-    for cols in ${COLS:-8 16}; do
-      for group in 1 4; do knob_row "$bits" "$cols" "$group" GPUDP_SW_GROUP="$group"; done
+    for cols in $columns; do
+      for value in "$@"; do knob_row "$bits" "$cols" "$value" "$var=$value"; done
     done
   done
   echo
-fi
-
-if want fence; then
-  echo "| bits | columns a lane | full fence | score | kernel s | GCUPS |"
-  echo "|---|---|---|---|---|---|"
-  for bits in 16 32; do
-    for cols in ${COLS:-8 16}; do
-      for fence in 1 0; do knob_row "$bits" "$cols" "$fence" GPUDP_SW_FENCE="$fence"; done
-    done
-  done
-  echo
-fi
-
-if want sleep; then
-  echo "| bits | columns a lane | pause between polls ns | score | kernel s | GCUPS |"
-  echo "|---|---|---|---|---|---|"
-  for bits in 16 32; do
-    for cols in ${COLS:-16}; do
-      for sleep in 0 32 128 512 2000; do knob_row "$bits" "$cols" "$sleep" GPUDP_SW_SLEEP_NS="$sleep"; done
-    done
-  done
-fi
+}
+want group && knob_table "strips a group" GPUDP_SW_GROUP "${COLS:-8 16}" 1 4
+want fence && knob_table "full fence" GPUDP_SW_FENCE "${COLS:-8 16}" 1 0
+want sleep && knob_table "pause between polls ns" GPUDP_SW_SLEEP_NS "${COLS:-16}" 0 32 128 512 2000
 
 if want blocks; then
   echo "| bits | columns a lane | blocks an SM | score | kernel s | GCUPS |"
