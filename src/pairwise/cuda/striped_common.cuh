@@ -250,10 +250,61 @@ __device__ __forceinline__ bool load_left_batch(const Params& p, bool local, con
   return true;
 }
 
+// The 16-bit kernel's ring holds tagged rows: H and es of row r, 16 bits
+// each, under the number of the group that wrote them, in one 8-byte word
+// that one store writes and one load reads whole. A reader knows that row
+// r has arrived when it finds its left group's number there, so the ring
+// needs no flag and no fence a batch, and the next batch can be loaded a
+// batch ahead, its latency hidden behind the rows in between. (The host
+// fills the ring with 0xff before each launch: no group's number.)
+__device__ __forceinline__ unsigned long long* tagged_ring(const Params& p) {
+  return reinterpret_cast<unsigned long long*>(p.ring);
+}
+__device__ __forceinline__ void store_tagged(const Params& p, const Neighbours& nb, int row, int h, int e) {
+  const unsigned long long word = static_cast<unsigned long long>(static_cast<unsigned>(nb.out_group)) << 32 |
+                                  (static_cast<unsigned>(e) & 0xffffu) << 16 | (static_cast<unsigned>(h) & 0xffffu);
+  ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> at(tagged_ring(p)[nb.out_slot * p.m + row - 1]);
+  at.store(word, ::cuda::memory_order_relaxed);
+}
+__device__ __forceinline__ unsigned long long load_tagged(const Params& p, const Neighbours& nb, int row) {
+  ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> at(tagged_ring(p)[nb.in_slot * p.m + row - 1]);
+  return at.load(::cuda::memory_order_relaxed);
+}
+// Starts loading lane k's row step + 1 + k (k < kBatch) of the left slot
+// into `ahead`; take_tagged_batch uses it a batch later.
+__device__ __forceinline__ void load_tagged_ahead(const Params& p, const Neighbours& nb, int lane, int step,
+                                                  unsigned long long& ahead) {
+  const int row = step + 1 + lane;
+  if (lane < kBatch && row <= p.m) ahead = load_tagged(p, nb, row);
+}
+// Lane 0's left edge for rows step+1 .. step+kBatch from `ahead`, loading
+// again the rows that had not arrived when it was loaded. False, for the
+// whole warp, if `abort` was set.
+__device__ __forceinline__ bool take_tagged_batch(const Params& p, const Neighbours& nb, int lane, int step,
+                                                  unsigned long long& ahead, int& in_h, int& in_e,
+                                                  const int* abort) {
+  const int row = step + 1 + lane;
+  const bool mine = lane < kBatch && row <= p.m;
+  const unsigned tag = static_cast<unsigned>(nb.in_group);
+  for (unsigned polls = 1; !__all_sync(kFull, !mine || static_cast<unsigned>(ahead >> 32) == tag); ++polls) {
+    if (mine && static_cast<unsigned>(ahead >> 32) != tag) ahead = load_tagged(p, nb, row);
+    if (polls % 64 == 0) {
+      int stop = 0;
+      if (lane == 0) stop = *reinterpret_cast<const volatile int*>(abort);
+      if (__shfl_sync(kFull, stop, 0)) return false;
+    }
+    if (p.sleep_ns) __nanosleep(p.sleep_ns);
+  }
+  in_h = static_cast<short>(ahead & 0xffffu);
+  in_e = static_cast<short>((ahead >> 16) & 0xffffu);
+  return true;
+}
+
 // Rows base + 1 .. r of the strip's right edge, row base + 1 + k held by
 // lane k (base: r - 1 rounded down to kBatch), to the link or the ring
 // slot; then the counter or flag says r rows are done. False, for the
 // whole warp, if `abort` was set.
+template <bool Tagged = false>
 __device__ __forceinline__ bool publish_edge(const Params& p, const Neighbours& nb, int lane, int r, int out_h,
                                              int out_e, const int* abort = nullptr) {
   const int base = (r - 1) & ~(kBatch - 1);
@@ -274,7 +325,14 @@ __device__ __forceinline__ bool publish_edge(const Params& p, const Neighbours& 
     }
     return true;
   }
-  if (lane < kBatch && base + lane < r) __stcg(&p.ring[nb.out_slot * p.m + base + lane], make_int2(out_h, out_e));
+  if constexpr (Tagged) {
+    if (lane < kBatch && base + lane < r) store_tagged(p, nb, base + lane + 1, out_h, out_e);
+    if (r < p.m) return true;
+    // The last row: the slot's flag now only says that the group is done,
+    // and with it done reading its own left slot (wait_free_slot).
+  } else {
+    if (lane < kBatch && base + lane < r) __stcg(&p.ring[nb.out_slot * p.m + base + lane], make_int2(out_h, out_e));
+  }
   if (p.full_fence) __threadfence();
   __syncwarp();
   if (lane == 0) {
@@ -287,12 +345,13 @@ __device__ __forceinline__ bool publish_edge(const Params& p, const Neighbours& 
 // Row r of the strip's right edge (H oh, E oe, from the last lane) is kept
 // by lane (r - 1) % kBatch; every kBatch rows (and at row m) they are
 // published. False, for the whole warp, if `abort` was set.
+template <bool Tagged = false>
 __device__ __forceinline__ bool gather_and_publish(const Params& p, const Neighbours& nb, int lane, int r, int oh,
                                                    int oe, int& out_h, int& out_e, const int* abort = nullptr) {
   if (r < 1 || r > p.m) return true;
   if (((r - 1) & (kBatch - 1)) == lane) out_h = oh, out_e = oe;
   if ((r & (kBatch - 1)) != 0 && r != p.m) return true;
-  return publish_edge(p, nb, lane, r, out_h, out_e, abort);
+  return publish_edge<Tagged>(p, nb, lane, r, out_h, out_e, abort);
 }
 
 // One row of a lane's columns: recurrence.hpp's update_cell, in DPX form.

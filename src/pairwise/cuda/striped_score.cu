@@ -415,6 +415,9 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
     const long long width = std::min(piece, n - from), piece_strips = (width + strip_width - 1) / strip_width;
     GDP_CUDA_CHECK(cudaMemcpy(w.t.get(), t.data() + from, static_cast<std::size_t>(width), cudaMemcpyHostToDevice));
     GDP_CUDA_CHECK(cudaMemset(w.flags.get(), 0, static_cast<std::size_t>(slots + 2) * sizeof(unsigned long long)));
+    // The 16-bit kernel's ring rows are tagged with their group's number:
+    // 0xff bytes are no group's, nor are the last launch's rows left there.
+    if (sixteen) GDP_CUDA_CHECK(cudaMemset(w.ring.get(), 0xff, static_cast<std::size_t>(slots * m) * sizeof(int2)));
     p.n = static_cast<int>(width);
     p.strips = piece_strips;
     p.j_base = from;

@@ -17,7 +17,9 @@
 // never returned.
 //
 // Between strips (the ring and the links) the edge is H of the strip's last
-// column and es of the next strip's first column, not E.
+// column and es of the next strip's first column, not E. The ring's rows
+// are tagged (striped_common.cuh: take_tagged_batch), so a strip reading
+// one loads its next batch of rows a batch ahead and waits for no flag.
 #include "pairwise/cuda/striped_common.cuh"
 
 namespace gdp::pairwise::striped {
@@ -138,6 +140,10 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
       fs[c] = 0;  // F(1, c) + open + extend = H(0, c)
     }
     // hr: H of my last column; er: es of the next lane's first column, its E plus open + extend.
+    // The left edge from a ring slot arrives tagged, loaded a batch ahead.
+    const bool from_ring = nb.in_slot >= 0;
+    unsigned long long ahead = 0;
+    if (from_ring) load_tagged_ahead(p, nb, lane, 0, ahead);
     unsigned diag = 0, hr = 0, er = 0, letter = 0;
     int in_h = 0, in_e = neg_inf, out_h = 0, out_e = 0;
     int best_a = 0, best_ai = 0, best_aj = 0, best_b = 0, best_bi = 0, best_bj = 0;
@@ -155,8 +161,14 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
         q_now = q_next;
         q_next = step + kLanes + lane < m ? __ldg(p.q + step + kLanes + lane) : 0;
       }
-      if (k == 0 && (kSteady || step < m) && !load_left_batch(p, true, nb, lane, step, in_h, in_e, p.overflow))
-        aborted = true;
+      if (k == 0 && (kSteady || step < m)) {
+        const bool ok = from_ring ? take_tagged_batch(p, nb, lane, step, ahead, in_h, in_e, p.overflow)
+                                  : load_left_batch(p, true, nb, lane, step, in_h, in_e, p.overflow);
+        if (!ok) aborted = true;
+      }
+      // Halfway through a batch, the next one's load starts: it has the
+      // other half to arrive in.
+      if (from_ring && k == kBatch / 2) load_tagged_ahead(p, nb, lane, step - k + kBatch, ahead);
       if ((step & 255) == 0) {
         int stop = 0;
         if (lane == 0) stop = *reinterpret_cast<const volatile int*>(p.overflow);
@@ -221,8 +233,8 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
         const int r = step - (2 * kLanes - 2);
         if constexpr (kSteady) {  // r is inside 1..m-1, and r % kBatch == (K + 2) % kBatch
           if (lane == ((k + 1) & (kBatch - 1))) out_h = oh, out_e = oe;
-          if (k == kBatch - 2 && !publish_edge(p, nb, lane, r, out_h, out_e, p.overflow)) aborted = true;
-        } else if (!gather_and_publish(p, nb, lane, r, oh, oe, out_h, out_e, p.overflow)) {
+          if (k == kBatch - 2 && !publish_edge<true>(p, nb, lane, r, out_h, out_e, p.overflow)) aborted = true;
+        } else if (!gather_and_publish<true>(p, nb, lane, r, oh, oe, out_h, out_e, p.overflow)) {
           aborted = true;
         }
       }
