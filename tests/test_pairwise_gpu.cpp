@@ -172,9 +172,10 @@ TEST_CASE("16-bit GPU pass equals the oracle, and reruns in 32 bits past the 16-
   std::mt19937 rng(16);
   const ScoringScheme dna = test::dna_scheme(), blosum = test::protein_scheme();
   const Shape local = shape_of(Mode::local, dna);
-  // Around the 16-bit kernel's strips (512, 1024 or 2048 columns: 64
-  // virtual lanes of 8, 16 or 32) and its 32-row skew between halves.
-  const std::size_t lengths[] = {1, 2, 31, 33, 63, 64, 65, 255, 257, 511, 512, 513, 1023, 1025, 2047, 2049, 3001, 4099};
+  // Around the 16-bit kernel's strips (512, 1024, 2048 or 4096 columns: 64
+  // virtual lanes of 8, 16, 32 or 64) and its 32-row skew between halves.
+  const std::size_t lengths[] = {1,    2,    31,   33,   63,   64,   65,   255,  257,  511,  512,
+                                 513,  1023, 1025, 2047, 2049, 3001, 4095, 4097, 4099, 8193};
   int round = 0;
   for (std::size_t m : lengths)
     for (std::size_t n : lengths) {
@@ -188,7 +189,7 @@ TEST_CASE("16-bit GPU pass equals the oracle, and reruns in 32 bits past the 16-
       const PassResult a = score_pass_scalar(q, t, s, local);
       for (const GpuTuning tuning : {GpuTuning{0, 8, 0, 0}, GpuTuning{2, 8, 0, 0}, GpuTuning{2, 8, 0, 1},
                                      GpuTuning{0, 16, 0, 1}, GpuTuning{3, 16, 0, 0}, GpuTuning{0, 32, 0, 0},
-                                     GpuTuning{2, 32, 0, 1}}) {
+                                     GpuTuning{2, 32, 0, 1}, GpuTuning{0, 64, 0, 0}, GpuTuning{2, 64, 0, 1}}) {
         INFO("m " << q.size() << " n " << t.size() << " slots " << tuning.max_slots << " lane columns "
                   << tuning.lane_columns << " group " << tuning.group << " scheme " << s.name);
         const PassResult b = score_pass_gpu(q, t, s, local, 0, {}, tuning);
@@ -204,7 +205,7 @@ TEST_CASE("16-bit GPU pass equals the oracle, and reruns in 32 bits past the 16-
   for (std::size_t length : {16000, 16382, 16383, 16400, 20000}) {
     const auto q = test::random_ranks(rng, length, 4);
     const PassResult cpu = score_pass_tiled(q, q, dna, local, 4);
-    for (int columns : {8, 16, 32})
+    for (int columns : {8, 16, 32, 64})
       for (int group : {0, 1}) {
         const int reruns_before = gpu_stats().overflow_reruns;
         const PassResult gpu = score_pass_gpu(q, q, dna, local, 0, {}, GpuTuning{0, columns, 0, group});
@@ -238,7 +239,7 @@ TEST_CASE("GPU pass with the target in pieces equals the oracle", "[gpu][pairwis
         t.resize(n);
       }
       for (const Shape& shape : {shape_of(mode, s), Shape{false, false, s.gap_open, End::last_row}})
-        for (int columns : {8, 16, 32})
+        for (int columns : {8, 16, 32, 64})
           for (long long piece : {1LL, 700LL, 2100LL}) {
             GpuTuning tuning{0, columns, 0, round % 2};
             tuning.piece_columns = piece;
@@ -274,7 +275,8 @@ TEST_CASE("GPU pass on a query of a few letters far apart in the alphabet", "[gp
       for (auto& a : q) a = used[pick(rng)];
       const auto t = test::random_ranks(rng, n, dna.dim);
       INFO("m " << m << " n " << n << " mode " << to_string(mode));
-      for (int columns : {8, 16, 32}) require_same_pass(q, t, dna, shape_of(mode, dna), GpuTuning{0, columns, 0, 0});
+      for (int columns : {8, 16, 32, 64})
+        require_same_pass(q, t, dna, shape_of(mode, dna), GpuTuning{0, columns, 0, 0});
     }
 }
 

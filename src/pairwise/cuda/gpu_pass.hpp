@@ -16,9 +16,9 @@ struct GpuTuning {
   // make strips wait for free slots on small inputs.
   long long max_slots = 0;
   // Columns a lane keeps in registers, 8 or 16 (16 only with scores within
-  // +-127), or 32 (the 16-bit kernel; 16 in the 32-bit one); 0 chooses by
-  // the target's length (or the environment's GPUDP_SW_LANE_COLUMNS, for
-  // benchmarks).
+  // +-127), or 32 or 64 (the 16-bit kernel; 16 in the 32-bit one); 0
+  // chooses by the target's length (or the environment's
+  // GPUDP_SW_LANE_COLUMNS, for benchmarks).
   int lane_columns = 0;
   // 0: local score passes run with two 16-bit cells a register where the
   // scores fit (8-bit substitution scores), again in 32 bits if a score

@@ -19,7 +19,7 @@ constexpr int kLanes = 32;
 // Cols: the columns a lane keeps in registers (8 or 16; also 32 in the
 // 16-bit kernel); a warp's strip is kLanes * Cols columns wide, twice that
 // in the 16-bit kernel.
-constexpr int kMaxStripWidth = 2 * kLanes * 32;
+constexpr int kMaxStripWidth = 2 * kLanes * 64;
 constexpr int kBatch = 8;                      // boundary rows passed between strips at a time
 constexpr int kWarpsPerBlock = 4;
 // Columns past the target score this: at most 0, so never better than a real one.

@@ -179,15 +179,19 @@ Kernel kernel_for(bool local, bool anywhere) {
 
 // Wider lanes cut the per-step overhead; 8 columns give more strips, which
 // narrow matrices need to fill the GPU. From 10^6 target letters on, 16
-// columns (32 in the 16-bit kernel) measured faster (bench/RESULTS.md).
-// GPUDP_SW_LANE_COLUMNS=8|16|32 overrides the choice (for benchmarks); 32
-// means 16 in the 32-bit kernel.
+// columns (32 in the 16-bit kernel) measured faster, and 64 in the 16-bit
+// kernel from kWideLanesFrom on (bench/RESULTS.md).
+// GPUDP_SW_LANE_COLUMNS=8|16|32|64 overrides the choice (for benchmarks);
+// 32 and 64 mean 16 in the 32-bit kernel.
+constexpr long long kWideLanesFrom = 3000000;  // 1e5 x 1e6: 32 faster; 3e6 and 1e7: 64
 int lane_columns(long long n, int max_abs_score, int asked, bool sixteen) {
   if (max_abs_score > 127) return 8;  // the wider profiles hold 8-bit scores
   if (const char* env = std::getenv("GPUDP_SW_LANE_COLUMNS"); env && asked == 0) asked = std::atoi(env);
-  if (asked == 32 && !sixteen) asked = 16;
-  if (asked == 8 || asked == 16 || asked == 32) return asked;
-  return n < 1000000 ? 8 : sixteen ? 32 : 16;
+  if (asked >= 32 && !sixteen) asked = 16;
+  if (asked == 8 || asked == 16 || asked == 32 || asked == 64) return asked;
+  if (n < 1000000) return 8;
+  if (!sixteen) return 16;
+  return n < kWideLanesFrom ? 32 : 64;
 }
 
 // The query rewritten in ranks of the letters it uses, and the rows of the
@@ -278,18 +282,22 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   const char* bits_env = std::getenv("GPUDP_SW_BITS");  // 32: never 16 bits (benchmarks)
   const bool sixteen = tuning.bits != 32 && !(bits_env && std::string(bits_env) == "32") && shape.local &&
                        anywhere && !last_row.h && !last_row.f && !kept && scheme.max_abs_score() <= 127;
-  const int cols = kept ? kKeptCols : lane_columns(n, scheme.max_abs_score(), tuning.lane_columns, sixteen);
+  // The profile needs a row for each letter the query uses, not for each
+  // of the alphabet's (DNA's 15 letters include 11 ambiguity codes): less
+  // shared memory a block leaves room for more blocks an SM. Kept passes
+  // keep the alphabet's ranks, which the traceback reads.
+  const QueryLetters letters = kept ? QueryLetters{{}, {}, scheme.dim} : query_letters(q, scheme);
+  int cols = kept ? kKeptCols : lane_columns(n, scheme.max_abs_score(), tuning.lane_columns, sixteen);
+  // 64 columns a lane take 4 KiB of profile a letter and warp: a query of
+  // many letters (protein) takes 32, whose profile fits.
+  if (cols == 64 && static_cast<std::size_t>(kWarpsPerBlock) * letters.rows * 2 * kLanes * 64 > prop.sharedMemPerBlockOptin)
+    cols = 32;
   const long long strip_width = (sixteen ? 2 : 1) * kLanes * cols;
   const Kernel kernel = sixteen      ? striped16_kernel(cols)
                         : kept       ? kernel_for<kKeptCols, true>(shape.local, anywhere)
                         : cols == 16 ? kernel_for<16>(shape.local, anywhere)
                                      : kernel_for<8>(shape.local, anywhere);
   const std::size_t profile_bytes = sixteen || cols >= 16 ? 1 : 2;
-  // The profile needs a row for each letter the query uses, not for each
-  // of the alphabet's (DNA's 15 letters include 11 ambiguity codes): less
-  // shared memory a block leaves room for more blocks an SM. Kept passes
-  // keep the alphabet's ranks, which the traceback reads.
-  const QueryLetters letters = kept ? QueryLetters{{}, {}, scheme.dim} : query_letters(q, scheme);
   const Residues q_ranks = kept ? q : Residues(letters.q);
   const int* sub_rows = kept ? scheme.scores.data() : letters.sub.data();
   const std::size_t shared = static_cast<std::size_t>(kWarpsPerBlock) * letters.rows * strip_width * profile_bytes;
@@ -303,8 +311,11 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   // SM are capped so that the warps number about 0.85 of m / lag (on the
   // H100, 1e5 x 1e7 ran fastest at 0.76 for the 16-bit kernel and 0.84 for
   // the 32-bit one: bench/RESULTS.md). GPUDP_SW_BLOCKS_PER_SM overrides it.
+  // With 64 columns a lane (254 registers), one block an SM (0.38 of
+  // m / lag) beat two on 1e5 x 1e7.
   const long long lag = (sixteen ? 2 : 1) * kLanes + kBatch;
-  const long long busy_blocks = m * 85 / (100 * lag * kWarpsPerBlock);
+  const long long busy_share = cols == 64 ? 40 : 85;
+  const long long busy_blocks = m * busy_share / (100 * lag * kWarpsPerBlock);
   const int fit = per_sm;
   per_sm = static_cast<int>(std::clamp<long long>(busy_blocks / prop.multiProcessorCount, 1, fit));
   if (const char* env = std::getenv("GPUDP_SW_BLOCKS_PER_SM")) per_sm = std::clamp(std::atoi(env), 1, fit);

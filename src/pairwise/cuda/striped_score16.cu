@@ -259,7 +259,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
 }  // namespace
 
 Kernel striped16_kernel(int cols) {
-  return cols == 32 ? striped_score16<32> : cols == 16 ? striped_score16<16> : striped_score16<8>;
+  return cols == 64 ? striped_score16<64> : cols == 32 ? striped_score16<32> : cols == 16 ? striped_score16<16> : striped_score16<8>;
 }
 
 }  // namespace gdp::pairwise::striped
