@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The score kernels' tuning knobs on one input, side by side (kernel GCUPS):
-# 16 or 32 bits, 8, 16 or 32 columns a lane, strips handing over in shared
+# 16 or 32 bits, 8, 16, 32 or 64 columns a lane, strips handing over in shared
 # memory in groups of 4 or each through device memory, with or without a
 # full fence before each publication, pauses between polls; then one
 # strip alone, and a few; blocks an SM. TABLES="columns group fence sleep
@@ -36,7 +36,7 @@ knob_row() {  # bits cols knob-value env...
 if want columns; then
   echo "| bits | columns a lane | - | score | kernel s | GCUPS |"
   echo "|---|---|---|---|---|---|"
-  for spec in "16 8" "16 16" "16 32" "32 8" "32 16"; do
+  for spec in "16 8" "16 16" "16 32" "16 64" "32 8" "32 16"; do
     set -- $spec
     knob_row "$1" "$2" -
   done
@@ -64,7 +64,7 @@ want sleep && knob_table "pause between polls ns" GPUDP_SW_SLEEP_NS "${COLS:-16}
 if want blocks; then
   echo "| bits | columns a lane | blocks an SM | score | kernel s | GCUPS |"
   echo "|---|---|---|---|---|---|"
-  for spec in "16 32" "32 16"; do
+  for spec in "16 32" "16 64" "32 16"; do
     set -- $spec
     for b in 1 2 3 4; do knob_row "$1" "$2" "$b" GPUDP_SW_BLOCKS_PER_SM="$b"; done
   done
@@ -76,7 +76,7 @@ echo
 echo "| kernel | target letters | kernel s | cycles a step at 1.98 GHz |"
 echo "|---|---|---|---|"
 for spec in "32 8 256" "32 8 8192" "32 8 65536" "32 16 512" "16 8 512" "16 16 1024" "16 16 8192" "16 16 65536" \
-            "16 32 2048" "16 32 65536"; do
+            "16 32 2048" "16 32 65536" "16 64 4096" "16 64 131072"; do
   set -- $spec
   tn=$work/strips_$3.fa
   [ -s "$tn" ] || scripts/bench/make_fasta.py random --alphabet dna --length "$3" --seed 7 --name "t$3" > "$tn"
