@@ -16,7 +16,7 @@
 namespace gdp::pairwise::striped {
 
 constexpr int kLanes = 32;
-// Cols: the columns a lane keeps in registers (8 or 16; also 32 in the
+// Cols: the columns a lane keeps in registers (8 or 16; also 32 and 64 in the
 // 16-bit kernel); a warp's strip is kLanes * Cols columns wide, twice that
 // in the 16-bit kernel.
 constexpr int kMaxStripWidth = 2 * kLanes * 64;

@@ -1,7 +1,7 @@
 // The striped score kernel with two 16-bit cells a register (Hopper's DPX
 // s16x2 instructions), for local alignment's score and end cell.
 //
-// A warp sweeps a strip of 64 * Cols columns (Cols = 8 or 16) as 64
+// A warp sweeps a strip of 64 * Cols columns (Cols = 8, 16, 32 or 64) as 64
 // virtual lanes: the low halves of lane L's registers hold its Cols columns
 // of the strip's first half, the high halves its Cols columns of the second
 // half, 32 rows behind. Lane 0's high half continues where lane 31's low
