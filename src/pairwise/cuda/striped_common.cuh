@@ -254,9 +254,9 @@ __device__ __forceinline__ bool load_left_batch(const Params& p, bool local, con
 // each, under the number of the group that wrote them, in one 8-byte word
 // that one store writes and one load reads whole. A reader knows that row
 // r has arrived when it finds its left group's number there, so the ring
-// needs no flag and no fence a batch, and the next batch can be loaded a
-// batch ahead, its latency hidden behind the rows in between. (The host
-// fills the ring with 0xff before each launch: no group's number.)
+// needs no flag and no fence a batch, and the next batch can be loaded
+// while this one's rows are computed, its latency hidden behind them. (The
+// host fills the ring with 0xff before each launch: no group's number.)
 __device__ __forceinline__ unsigned long long* tagged_ring(const Params& p) {
   return reinterpret_cast<unsigned long long*>(p.ring);
 }

@@ -19,7 +19,8 @@
 // Between strips (the ring and the links) the edge is H of the strip's last
 // column and es of the next strip's first column, not E. The ring's rows
 // are tagged (striped_common.cuh: take_tagged_batch), so a strip reading
-// one loads its next batch of rows a batch ahead and waits for no flag.
+// one loads its next batch of rows during the batch before and waits for
+// no flag.
 #include "pairwise/cuda/striped_common.cuh"
 
 namespace gdp::pairwise::striped {
@@ -140,7 +141,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
       fs[c] = 0;  // F(1, c) + open + extend = H(0, c)
     }
     // hr: H of my last column; er: es of the next lane's first column, its E plus open + extend.
-    // The left edge from a ring slot arrives tagged, loaded a batch ahead.
+    // The left edge from a ring slot arrives tagged, loaded ahead.
     const bool from_ring = nb.in_slot >= 0;
     unsigned long long ahead = 0;
     if (from_ring) load_tagged_ahead(p, nb, lane, 0, ahead);
