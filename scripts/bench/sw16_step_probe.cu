@@ -165,6 +165,23 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) step_probe(const std::
     diag = hl;
     hr = hp[Cols - 1];
     er = es;
+    // A better cell in the row: its row and first column, as the kernel
+    // keeps them.
+    auto note_better = [&](int max_a, int max_b) {
+      const int ia = step - lane + 1, ib = ia - kLanes;
+      if (max_a > best_a) {
+        best_a = max_a, best_ai = ia;
+#pragma unroll
+        for (int c = Cols - 1; c >= 0; --c)
+          if (low(hp[c]) == max_a) best_aj = c + 1;
+      }
+      if (max_b > best_b) {
+        best_b = max_b, best_bi = ib;
+#pragma unroll
+        for (int c = Cols - 1; c >= 0; --c)
+          if (high(hp[c]) == max_b) best_bj = c + 1;
+      }
+    };
     if constexpr (kPackedTest) {
       // One packed maximum against the best pair: a lane's halves need a
       // closer look only when it grew.
@@ -173,20 +190,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) step_probe(const std::
       for (int c = 3; c + 1 < Cols; c += 2) row_max = __vimax3_s16x2(row_max, hp[c], hp[c + 1]);
       row_max = __vimax3_s16x2(row_max, hp[Cols - 1], best_pair);
       if (__any_sync(kFull, row_max != best_pair)) {
-        const int max_a = low(row_max), max_b = high(row_max);
-        const int ia = step - lane + 1, ib = ia - kLanes;
-        if (max_a > best_a) {
-          best_a = max_a, best_ai = ia;
-#pragma unroll
-          for (int c = Cols - 1; c >= 0; --c)
-            if (low(hp[c]) == max_a) best_aj = c + 1;
-        }
-        if (max_b > best_b) {
-          best_b = max_b, best_bi = ib;
-#pragma unroll
-          for (int c = Cols - 1; c >= 0; --c)
-            if (high(hp[c]) == max_b) best_bj = c + 1;
-        }
+        note_better(low(row_max), high(row_max));
         best_pair = row_max;
       }
     } else if constexpr (V == kWhole || V == kNoProfile || V == kRuntimeGaps || V == kPrefetch) {
@@ -195,21 +199,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) step_probe(const std::
       for (int c = 3; c + 1 < Cols; c += 2) row_max = __vimax3_s16x2(row_max, hp[c], hp[c + 1]);
       row_max = __vimax_s16x2_relu(row_max, hp[Cols - 1]);
       const int max_a = low(row_max), max_b = high(row_max);
-      const int ia = step - lane + 1, ib = ia - kLanes;
-      if (__any_sync(kFull, max_a > best_a || max_b > best_b)) {
-        if (max_a > best_a) {
-          best_a = max_a, best_ai = ia;
-#pragma unroll
-          for (int c = Cols - 1; c >= 0; --c)
-            if (low(hp[c]) == max_a) best_aj = c + 1;
-        }
-        if (max_b > best_b) {
-          best_b = max_b, best_bi = ib;
-#pragma unroll
-          for (int c = Cols - 1; c >= 0; --c)
-            if (high(hp[c]) == max_b) best_bj = c + 1;
-        }
-      }
+      if (__any_sync(kFull, max_a > best_a || max_b > best_b)) note_better(max_a, max_b);
     }
     if constexpr (!kRowAlone) {
       const int oh = high(__shfl_sync(kFull, hr, kLanes - 1)), oe = high(__shfl_sync(kFull, er, kLanes - 1));
