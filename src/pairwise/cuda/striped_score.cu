@@ -287,20 +287,25 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   // shared memory a block leaves room for more blocks an SM. Kept passes
   // keep the alphabet's ranks, which the traceback reads.
   const QueryLetters letters = kept ? QueryLetters{{}, {}, scheme.dim} : query_letters(q, scheme);
+  // A warp's strip, and a block's profiles in shared memory: a row a query
+  // letter, a byte a column (two with 8 columns in 32 bits).
+  auto strip_width_of = [&](int columns) { return (sixteen ? 2 : 1) * kLanes * static_cast<long long>(columns); };
+  auto profile_shared = [&](int columns) {
+    const std::size_t bytes = sixteen || columns >= 16 ? 1 : 2;
+    return static_cast<std::size_t>(kWarpsPerBlock) * letters.rows * strip_width_of(columns) * bytes;
+  };
   int cols = kept ? kKeptCols : lane_columns(n, scheme.max_abs_score(), tuning.lane_columns, sixteen);
   // 64 columns a lane take 4 KiB of profile a letter and warp: a query of
   // many letters (protein) takes 32, whose profile fits.
-  if (cols == 64 && static_cast<std::size_t>(kWarpsPerBlock) * letters.rows * 2 * kLanes * 64 > prop.sharedMemPerBlockOptin)
-    cols = 32;
-  const long long strip_width = (sixteen ? 2 : 1) * kLanes * cols;
+  if (cols == 64 && profile_shared(64) > prop.sharedMemPerBlockOptin) cols = 32;
+  const long long strip_width = strip_width_of(cols);
   const Kernel kernel = sixteen      ? striped16_kernel(cols)
                         : kept       ? kernel_for<kKeptCols, true>(shape.local, anywhere)
                         : cols == 16 ? kernel_for<16>(shape.local, anywhere)
                                      : kernel_for<8>(shape.local, anywhere);
-  const std::size_t profile_bytes = sixteen || cols >= 16 ? 1 : 2;
   const Residues q_ranks = kept ? q : Residues(letters.q);
   const int* sub_rows = kept ? scheme.scores.data() : letters.sub.data();
-  const std::size_t shared = static_cast<std::size_t>(kWarpsPerBlock) * letters.rows * strip_width * profile_bytes;
+  const std::size_t shared = profile_shared(cols);
   GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
   int per_sm = 0;
   GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWarpsPerBlock * kLanes, shared));
