@@ -41,6 +41,15 @@ void require_same_pass(Residues q, Residues t, const ScoringScheme& s, const Sha
   REQUIRE(c.end_j == a.end_j);
 }
 
+// Local passes run in 16 bits, in either kernel: both, forced. Other
+// shapes run in 32 bits, where the choice means nothing.
+std::vector<Kernel16> kernels_for(const Shape& shape) {
+  if (!shape.local) return {Kernel16::choose};
+  return {Kernel16::diagonal, Kernel16::rows};
+}
+
+const char* name_of(Kernel16 k) { return k == Kernel16::rows ? "rows" : k == Kernel16::diagonal ? "diagonal" : "choose"; }
+
 }  // namespace
 
 TEST_CASE("GPU pass equals the scalar oracle on many shapes", "[gpu][pairwise]") {
@@ -172,8 +181,9 @@ TEST_CASE("16-bit GPU pass equals the oracle, and reruns in 32 bits past the 16-
   std::mt19937 rng(16);
   const ScoringScheme dna = test::dna_scheme(), blosum = test::protein_scheme();
   const Shape local = shape_of(Mode::local, dna);
-  // Around the 16-bit kernel's strips (512, 1024, 2048 or 4096 columns: 64
-  // virtual lanes of 8, 16, 32 or 64) and its 32-row skew between halves.
+  // Around the 16-bit kernels' strips (512, 1024, 2048 or 4096 columns: 64
+  // halves of lanes of 8, 16, 32 or 64) and the diagonal kernel's 32-row
+  // skew between halves; both kernels, forced.
   const std::size_t lengths[] = {1,    2,    31,   33,   63,   64,   65,   255,  257,  511,  512,
                                  513,  1023, 1025, 2047, 2049, 3001, 4095, 4097, 4099, 8193};
   int round = 0;
@@ -187,16 +197,19 @@ TEST_CASE("16-bit GPU pass equals the oracle, and reruns in 32 bits past the 16-
       auto t = round % 4 == 1 ? test::mutate(rng, q, alphabet) : test::random_ranks(rng, n, alphabet);
       if (t.empty()) t.push_back(0);
       const PassResult a = score_pass_scalar(q, t, s, local);
-      for (const GpuTuning tuning : {GpuTuning{0, 8, 0, 0}, GpuTuning{2, 8, 0, 0}, GpuTuning{2, 8, 0, 1},
-                                     GpuTuning{0, 16, 0, 1}, GpuTuning{3, 16, 0, 0}, GpuTuning{0, 32, 0, 0},
-                                     GpuTuning{2, 32, 0, 1}, GpuTuning{0, 64, 0, 0}, GpuTuning{2, 64, 0, 1}}) {
-        INFO("m " << q.size() << " n " << t.size() << " slots " << tuning.max_slots << " lane columns "
-                  << tuning.lane_columns << " group " << tuning.group << " scheme " << s.name);
-        const PassResult b = score_pass_gpu(q, t, s, local, 0, {}, tuning);
-        REQUIRE(a.score == b.score);
-        REQUIRE(a.end_i == b.end_i);
-        REQUIRE(a.end_j == b.end_j);
-      }
+      for (GpuTuning tuning : {GpuTuning{0, 8, 0, 0}, GpuTuning{2, 8, 0, 0}, GpuTuning{2, 8, 0, 1},
+                               GpuTuning{0, 16, 0, 1}, GpuTuning{3, 16, 0, 0}, GpuTuning{0, 32, 0, 0},
+                               GpuTuning{2, 32, 0, 1}, GpuTuning{0, 64, 0, 0}, GpuTuning{2, 64, 0, 1}})
+        for (Kernel16 kernel : kernels_for(local)) {
+          tuning.kernel16 = kernel;
+          INFO("m " << q.size() << " n " << t.size() << " slots " << tuning.max_slots << " lane columns "
+                    << tuning.lane_columns << " group " << tuning.group << " kernel " << name_of(kernel)
+                    << " scheme " << s.name);
+          const PassResult b = score_pass_gpu(q, t, s, local, 0, {}, tuning);
+          REQUIRE(a.score == b.score);
+          REQUIRE(a.end_i == b.end_i);
+          REQUIRE(a.end_j == b.end_j);
+        }
     }
 
   // Identical sequences score 2 a letter. A 16-bit pass gives up once a
@@ -206,15 +219,18 @@ TEST_CASE("16-bit GPU pass equals the oracle, and reruns in 32 bits past the 16-
     const auto q = test::random_ranks(rng, length, 4);
     const PassResult cpu = score_pass_tiled(q, q, dna, local, 4);
     for (int columns : {8, 16, 32, 64})
-      for (int group : {0, 1}) {
-        const int reruns_before = gpu_stats().overflow_reruns;
-        const PassResult gpu = score_pass_gpu(q, q, dna, local, 0, {}, GpuTuning{0, columns, 0, group});
-        INFO("length " << length << " lane columns " << columns << " group " << group);
-        REQUIRE(gpu.score == cpu.score);
-        REQUIRE(gpu.end_i == cpu.end_i);
-        REQUIRE(gpu.end_j == cpu.end_j);
-        REQUIRE((gpu_stats().overflow_reruns > reruns_before) == (cpu.score >= 32767 - dna.max_abs_score()));
-      }
+      for (int group : {0, 1})
+        for (Kernel16 kernel : kernels_for(local)) {
+          GpuTuning tuning{0, columns, 0, group};
+          tuning.kernel16 = kernel;
+          const int reruns_before = gpu_stats().overflow_reruns;
+          const PassResult gpu = score_pass_gpu(q, q, dna, local, 0, {}, tuning);
+          INFO("length " << length << " lane columns " << columns << " group " << group << " kernel " << name_of(kernel));
+          REQUIRE(gpu.score == cpu.score);
+          REQUIRE(gpu.end_i == cpu.end_i);
+          REQUIRE(gpu.end_j == cpu.end_j);
+          REQUIRE((gpu_stats().overflow_reruns > reruns_before) == (cpu.score >= 32767 - dna.max_abs_score()));
+        }
   }
 }
 
@@ -240,25 +256,31 @@ TEST_CASE("GPU pass with the target in pieces equals the oracle", "[gpu][pairwis
       }
       for (const Shape& shape : {shape_of(mode, s), Shape{false, false, s.gap_open, End::last_row}})
         for (int columns : {8, 16, 32, 64})
-          for (long long piece : {1LL, 700LL, 2100LL}) {
-            GpuTuning tuning{0, columns, 0, round % 2};
-            tuning.piece_columns = piece;
-            INFO("m " << m << " n " << n << " mode " << to_string(mode) << " end " << static_cast<int>(shape.end)
-                      << " lane columns " << columns << " piece " << piece);
-            require_same_pass(q, t, s, shape, tuning);
-          }
+          for (long long piece : {1LL, 700LL, 2100LL})
+            for (Kernel16 kernel : kernels_for(shape)) {
+              GpuTuning tuning{0, columns, 0, round % 2};
+              tuning.piece_columns = piece;
+              tuning.kernel16 = kernel;
+              INFO("m " << m << " n " << n << " mode " << to_string(mode) << " end " << static_cast<int>(shape.end)
+                        << " lane columns " << columns << " piece " << piece << " kernel " << name_of(kernel));
+              require_same_pass(q, t, s, shape, tuning);
+            }
     }
   // A 16-bit pass in pieces that leaves the 16-bit range runs again in 32 bits.
   const auto q = test::random_ranks(rng, 16400, 4);
   const PassResult cpu = score_pass_tiled(q, q, dna, shape_of(Mode::local, dna), 4);
-  GpuTuning tuning{0, 8, 0, 0};
-  tuning.piece_columns = 4096;
-  const int reruns_before = gpu_stats().overflow_reruns;
-  const PassResult gpu = score_pass_gpu(q, q, dna, shape_of(Mode::local, dna), 0, {}, tuning);
-  REQUIRE(gpu.score == cpu.score);
-  REQUIRE(gpu.end_i == cpu.end_i);
-  REQUIRE(gpu.end_j == cpu.end_j);
-  REQUIRE(gpu_stats().overflow_reruns > reruns_before);
+  for (Kernel16 kernel : kernels_for(shape_of(Mode::local, dna))) {
+    GpuTuning tuning{0, 8, 0, 0};
+    tuning.piece_columns = 4096;
+    tuning.kernel16 = kernel;
+    INFO("kernel " << name_of(kernel));
+    const int reruns_before = gpu_stats().overflow_reruns;
+    const PassResult gpu = score_pass_gpu(q, q, dna, shape_of(Mode::local, dna), 0, {}, tuning);
+    REQUIRE(gpu.score == cpu.score);
+    REQUIRE(gpu.end_i == cpu.end_i);
+    REQUIRE(gpu.end_j == cpu.end_j);
+    REQUIRE(gpu_stats().overflow_reruns > reruns_before);
+  }
 }
 
 TEST_CASE("GPU pass on a query of a few letters far apart in the alphabet", "[gpu][pairwise]") {
@@ -276,7 +298,12 @@ TEST_CASE("GPU pass on a query of a few letters far apart in the alphabet", "[gp
       const auto t = test::random_ranks(rng, n, dna.dim);
       INFO("m " << m << " n " << n << " mode " << to_string(mode));
       for (int columns : {8, 16, 32, 64})
-        require_same_pass(q, t, dna, shape_of(mode, dna), GpuTuning{0, columns, 0, 0});
+        for (Kernel16 kernel : kernels_for(shape_of(mode, dna))) {
+          GpuTuning tuning{0, columns, 0, 0};
+          tuning.kernel16 = kernel;
+          INFO("lane columns " << columns << " kernel " << name_of(kernel));
+          require_same_pass(q, t, dna, shape_of(mode, dna), tuning);
+        }
     }
 }
 

@@ -66,10 +66,14 @@ row "1e5 x 1e6" "$work/q1e5.fa" "$work/t1e6.fa" "GPU"
 [ -n "$quick" ] || row "1e5 x 1e7" "$work/q1e5.fa" "$work/t1e7.fa" "GPU"
 # Each kernel's widths: 8, 16 or (16-bit only) 32 or 64 columns a lane
 # (32 x that a warp's strip, twice that in 16 bits); the default above is
-# the 16-bit kernel.
-for cols in 8 16 32 64; do
-  ROW_ENV="GPUDP_SW_LANE_COLUMNS=$cols" row "1e5 x 1e6" "$work/q1e5.fa" "$work/t1e6.fa" "GPU, 16-bit, $cols columns a lane"
-  [ -n "$quick" ] || ROW_ENV="GPUDP_SW_LANE_COLUMNS=$cols" row "1e5 x 1e7" "$work/q1e5.fa" "$work/t1e7.fa" "GPU, 16-bit, $cols columns a lane"
+# one of the two 16-bit kernels, diagonal or rows, chosen by the shape.
+for kernel in diagonal rows; do
+  for cols in 8 16 32 64; do
+    env="GPUDP_SW_KERNEL16=$kernel GPUDP_SW_LANE_COLUMNS=$cols"
+    ROW_ENV=$env row "1e4 x 1e6" "$work/q1e4.fa" "$work/t1e6.fa" "GPU, 16-bit $kernel, $cols columns a lane"
+    ROW_ENV=$env row "1e5 x 1e6" "$work/q1e5.fa" "$work/t1e6.fa" "GPU, 16-bit $kernel, $cols columns a lane"
+    [ -n "$quick" ] || ROW_ENV=$env row "1e5 x 1e7" "$work/q1e5.fa" "$work/t1e7.fa" "GPU, 16-bit $kernel, $cols columns a lane"
+  done
 done
 for cols in 8 16; do
   ROW_ENV="GPUDP_SW_BITS=32 GPUDP_SW_LANE_COLUMNS=$cols" row "1e5 x 1e6" "$work/q1e5.fa" "$work/t1e6.fa" "GPU, 32-bit, $cols columns a lane"

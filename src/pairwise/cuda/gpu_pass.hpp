@@ -11,6 +11,11 @@
 
 namespace gdp::pairwise {
 
+// Which 16-bit score kernel runs: the diagonal one (striped_score16.cu, a
+// warp on 64 rows at once) or the row one (striped_rows16.cu, a warp on one
+// row, its E carried across by a scan).
+enum class Kernel16 { choose, diagonal, rows };
+
 struct GpuTuning {
   // > 0 caps the ring of boundary columns between strips, so that tests can
   // make strips wait for free slots on small inputs.
@@ -32,6 +37,11 @@ struct GpuTuning {
   // (whole strips), one launch each, as targets of 2^31 letters or more, or
   // too long for the device's memory, always are (tests).
   long long piece_columns = 0;
+  // choose: the diagonal kernel where its wavefront keeps a block on every
+  // SM busy with 64 columns a lane (about 10^5 query letters and 3 x 10^6
+  // target letters), else the row kernel (bench/RESULTS.md); or the
+  // environment's GPUDP_SW_KERNEL16=diagonal|rows, for benchmarks.
+  Kernel16 kernel16 = Kernel16::choose;
 };
 
 // Same score, end cell (ties included) and last row as score_pass_scalar.

@@ -72,6 +72,8 @@ using Kernel = void (*)(Params);
 // The 16-bit kernel (striped_score16.cu): local, End::anywhere, scores
 // within +-127; two cells a register, a strip of 64 * cols columns.
 Kernel striped16_kernel(int cols);
+// The same with a warp on one row at a time (striped_rows16.cu).
+Kernel striped_rows16_kernel(int cols);
 
 // Row 0 at the piece's column j (column j_base + j of the target).
 __device__ __forceinline__ int top_h(const Params& p, bool local, long long j) {

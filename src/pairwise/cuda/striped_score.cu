@@ -24,8 +24,10 @@
 //
 // The cell update is recurrence.hpp's (update_cell), written out with the
 // Hopper DPX instructions (lane_row). Local passes without a last row go to
-// the 16-bit kernel (striped_score16.cu) where the scores allow, and come
-// back here in 32 bits if a score leaves its range.
+// a 16-bit kernel where the scores allow: the diagonal one
+// (striped_score16.cu) for about 10^5 query letters and 3 x 10^6 target
+// letters and more, else the row one (striped_rows16.cu); they come back
+// here in 32 bits if a score leaves the 16-bit range.
 #include <algorithm>
 #include <cstdlib>
 #include <string>
@@ -194,6 +196,32 @@ int lane_columns(long long n, int max_abs_score, int asked, bool sixteen) {
   return n < kWideLanesFrom ? 32 : 64;
 }
 
+// A strip starts about `lag` steps after the one on its left, so a query
+// of m rows keeps about m / lag warps busy. Warps beyond that only wait
+// for their left neighbour, and slow the busy ones on their SM: blocks an
+// SM are capped so that the warps number about 0.85 of m / lag (on the
+// H100, 1e5 x 1e7 ran fastest at 0.76 for the 16-bit diagonal kernel and
+// 0.84 for the 32-bit one: bench/RESULTS.md). With 64 columns a lane (254
+// registers), one block an SM (0.38 of m / lag) beat two on 1e5 x 1e7.
+// The row kernel's strips hand their edge on at once: a lag of a batch.
+long long busy_blocks_of(long long m, bool sixteen, bool rows16, int cols) {
+  const long long lag = rows16 ? kBatch + 4 : (sixteen ? 2 : 1) * kLanes + kBatch;
+  const long long busy_share = cols == 64 && !rows16 ? 40 : 85;
+  return m * busy_share / (100 * lag * kWarpsPerBlock);
+}
+
+// The diagonal 16-bit kernel with 64 columns a lane is the faster one
+// where its wavefront keeps a block on every SM busy (1e5 x 3e6 and
+// 1e5 x 1e7 on the H100); elsewhere the row kernel, whose strips do not
+// wait 72 steps for the one on their left, is (1e3 to 1e5 x 1e6: 1.2x to
+// 8x; bench/RESULTS.md).
+bool use_rows16(Kernel16 asked, long long m, int cols, int sms) {
+  if (const char* env = std::getenv("GPUDP_SW_KERNEL16"); env && asked == Kernel16::choose)
+    asked = std::string(env) == "rows" ? Kernel16::rows : std::string(env) == "diagonal" ? Kernel16::diagonal : asked;
+  if (asked != Kernel16::choose) return asked == Kernel16::rows;
+  return !(cols == 64 && busy_blocks_of(m, true, false, 64) >= sms);
+}
+
 // The query rewritten in ranks of the letters it uses, and the rows of the
 // substitution matrix for those letters, in that order.
 struct QueryLetters {
@@ -287,19 +315,23 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   // shared memory a block leaves room for more blocks an SM. Kept passes
   // keep the alphabet's ranks, which the traceback reads.
   const QueryLetters letters = kept ? QueryLetters{{}, {}, scheme.dim} : query_letters(q, scheme);
+  int cols = kept ? kKeptCols : lane_columns(n, scheme.max_abs_score(), tuning.lane_columns, sixteen);
+  const bool rows16 = sixteen && use_rows16(tuning.kernel16, m, cols, prop.multiProcessorCount);
   // A warp's strip, and a block's profiles in shared memory: a row a query
-  // letter, a byte a column (two with 8 columns in 32 bits).
+  // letter, a byte a column (two with 8 columns in 32 bits, and in the row
+  // kernel, whose profile holds the two halves' scores packed).
   auto strip_width_of = [&](int columns) { return (sixteen ? 2 : 1) * kLanes * static_cast<long long>(columns); };
   auto profile_shared = [&](int columns) {
-    const std::size_t bytes = sixteen || columns >= 16 ? 1 : 2;
+    const std::size_t bytes = rows16 ? 2 : sixteen || columns >= 16 ? 1 : 2;
     return static_cast<std::size_t>(kWarpsPerBlock) * letters.rows * strip_width_of(columns) * bytes;
   };
-  int cols = kept ? kKeptCols : lane_columns(n, scheme.max_abs_score(), tuning.lane_columns, sixteen);
-  // 64 columns a lane take 4 KiB of profile a letter and warp: a query of
-  // many letters (protein) takes 32, whose profile fits.
-  if (cols == 64 && profile_shared(64) > prop.sharedMemPerBlockOptin) cols = 32;
+  // 64 columns a lane take 4 KiB of profile a letter and warp (8 in the
+  // row kernel): a query of many letters (protein) takes fewer, whose
+  // profile fits.
+  while (cols > 8 && profile_shared(cols) > prop.sharedMemPerBlockOptin) cols /= 2;
   const long long strip_width = strip_width_of(cols);
-  const Kernel kernel = sixteen      ? striped16_kernel(cols)
+  const Kernel kernel = rows16       ? striped_rows16_kernel(cols)
+                        : sixteen    ? striped16_kernel(cols)
                         : kept       ? kernel_for<kKeptCols, true>(shape.local, anywhere)
                         : cols == 16 ? kernel_for<16>(shape.local, anywhere)
                                      : kernel_for<8>(shape.local, anywhere);
@@ -310,17 +342,9 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   int per_sm = 0;
   GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWarpsPerBlock * kLanes, shared));
   if (per_sm == 0) throw RunError("the GPU kernel does not fit on this device (shared memory)");
-  // A strip starts about `lag` steps after the one on its left, so a query
-  // of m rows keeps about m / lag warps busy. Warps beyond that only wait
-  // for their left neighbour, and slow the busy ones on their SM: blocks an
-  // SM are capped so that the warps number about 0.85 of m / lag (on the
-  // H100, 1e5 x 1e7 ran fastest at 0.76 for the 16-bit kernel and 0.84 for
-  // the 32-bit one: bench/RESULTS.md). GPUDP_SW_BLOCKS_PER_SM overrides it.
-  // With 64 columns a lane (254 registers), one block an SM (0.38 of
-  // m / lag) beat two on 1e5 x 1e7.
-  const long long lag = (sixteen ? 2 : 1) * kLanes + kBatch;
-  const long long busy_share = cols == 64 ? 40 : 85;
-  const long long busy_blocks = m * busy_share / (100 * lag * kWarpsPerBlock);
+  // Blocks an SM: no more than the wavefront keeps busy (busy_blocks_of);
+  // GPUDP_SW_BLOCKS_PER_SM overrides it.
+  const long long busy_blocks = busy_blocks_of(m, sixteen, rows16, cols);
   const int fit = per_sm;
   per_sm = static_cast<int>(std::clamp<long long>(busy_blocks / prop.multiProcessorCount, 1, fit));
   if (const char* env = std::getenv("GPUDP_SW_BLOCKS_PER_SM")) per_sm = std::clamp(std::atoi(env), 1, fit);
