@@ -22,16 +22,10 @@
 //
 // Overflow, the ring's tagged rows and the links work as in
 // striped_score16.cu.
-#include "pairwise/cuda/striped_common.cuh"
+#include "pairwise/cuda/striped16_common.cuh"
 
 namespace gdp::pairwise::striped {
 namespace {
-
-__device__ __forceinline__ unsigned pair(int lo, int hi) {
-  return (static_cast<unsigned>(lo) & 0xffffu) | (static_cast<unsigned>(hi) << 16);
-}
-__device__ __forceinline__ int low(unsigned x) { return static_cast<int>(static_cast<short>(x & 0xffffu)); }
-__device__ __forceinline__ int high(unsigned x) { return static_cast<int>(x) >> 16; }
 
 // -min(v, 32767): a decay that cannot wrap a non-negative 16-bit score.
 __host__ __device__ constexpr int decay(long long v) { return -static_cast<int>(v < 32767 ? v : 32767); }
@@ -97,7 +91,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_rows16(Params 
     if (from_ring) load_tagged_ahead(p, nb, lane, 0, ahead);
     int in_h = 0, in_e = neg_inf, out_h = 0, out_e = 0;
     int left_h_above = 0;  // H(i - 1, first column - 1): row 0
-    int best_a = 0, best_ai = 0, best_aj = 0, best_b = 0, best_bi = 0, best_bj = 0;
+    Best16 best;
     int q_now = lane < m ? __ldg(p.q + lane) : 0;
     bool aborted = false;
 
@@ -159,28 +153,8 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_rows16(Params 
         hp[c] = h;
       }
 
-      unsigned row_max = __vimax3_s16x2(hp[0], hp[1], hp[2]);
-#pragma unroll
-      for (int c = 3; c + 1 < Cols; c += 2) row_max = __vimax3_s16x2(row_max, hp[c], hp[c + 1]);
-      row_max = __vimax_s16x2_relu(row_max, hp[Cols - 1]);
-      const int max_a = low(row_max), max_b = high(row_max);
-      // A warp-uniform test first: a better cell is rare after the first
-      // rows, and a score reaching overflow_at is always a better one.
-      if (__any_sync(kFull, max_a > best_a || max_b > best_b)) {
-        if (max_a > best_a) {
-          best_a = max_a, best_ai = i;
-#pragma unroll
-          for (int c = Cols - 1; c >= 0; --c)
-            if (low(hp[c]) == max_a) best_aj = static_cast<int>(ja + c + 1);
-        }
-        if (max_b > best_b) {
-          best_b = max_b, best_bi = i;
-#pragma unroll
-          for (int c = Cols - 1; c >= 0; --c)
-            if (high(hp[c]) == max_b) best_bj = static_cast<int>(jb + c + 1);
-        }
-        if (max_a >= p.overflow_at || max_b >= p.overflow_at) atomicExch(p.overflow, 1);
-      }
+      const unsigned row_max = row_max16(hp);
+      if (any_better16(row_max, best)) note_better16(p, hp, row_max, true, i, ja, true, i, jb, best);
 
       if (produces) {  // the strip's right edge of row i: lane 31's high half
         const unsigned out = __shfl_sync(kFull, (hp[Cols - 1] >> 16) | (es & 0xffff0000u), kLanes - 1);
@@ -189,8 +163,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_rows16(Params 
     }
     if (aborted) continue;  // the pass runs again in 32 bits
 
-    if (better(best_b, best_bi, best_bj, best_a, best_ai, best_aj)) best_a = best_b, best_ai = best_bi, best_aj = best_bj;
-    publish_strip_best(p, s, lane, best_a, best_ai, best_aj);
+    publish_strip_best16(p, s, lane, best);
   }
 }
 

@@ -21,16 +21,10 @@
 // are tagged (striped_common.cuh: take_tagged_batch), so a strip reading
 // one loads its next batch of rows during the batch before and waits for
 // no flag.
-#include "pairwise/cuda/striped_common.cuh"
+#include "pairwise/cuda/striped16_common.cuh"
 
 namespace gdp::pairwise::striped {
 namespace {
-
-__device__ __forceinline__ unsigned pair(int lo, int hi) {
-  return (static_cast<unsigned>(lo) & 0xffffu) | (static_cast<unsigned>(hi) << 16);
-}
-__device__ __forceinline__ int low(unsigned x) { return static_cast<int>(static_cast<short>(x & 0xffffu)); }
-__device__ __forceinline__ int high(unsigned x) { return static_cast<int>(x) >> 16; }
 
 // Byte k of a (first half's score) and of b (second half's), each
 // sign-extended into its 16-bit half: one prmt.
@@ -147,7 +141,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
     if (from_ring) load_tagged_ahead(p, nb, lane, 0, ahead);
     unsigned diag = 0, hr = 0, er = 0, letter = 0;
     int in_h = 0, in_e = neg_inf, out_h = 0, out_e = 0;
-    int best_a = 0, best_ai = 0, best_aj = 0, best_b = 0, best_bi = 0, best_bj = 0;
+    Best16 best;
     int q_now = 0, q_next = lane < m ? __ldg(p.q + lane) : 0;
 
     // One step of the wavefront: lane L's low half on row step - L + 1,
@@ -205,28 +199,8 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
         }
         hr = hp[Cols - 1];
         er = es;
-        unsigned row_max = __vimax3_s16x2(hp[0], hp[1], hp[2]);
-#pragma unroll
-        for (int c = 3; c + 1 < Cols; c += 2) row_max = __vimax3_s16x2(row_max, hp[c], hp[c + 1]);
-        row_max = __vimax_s16x2_relu(row_max, hp[Cols - 1]);
-        const int max_a = low(row_max), max_b = high(row_max);
-        // A warp-uniform test first: a better cell is rare after the first
-        // rows, and a score reaching overflow_at is always a better one.
-        if (!kSteady || __any_sync(kFull, max_a > best_a || max_b > best_b)) {
-          if (active_a && max_a > best_a) {
-            best_a = max_a, best_ai = ia;
-#pragma unroll
-            for (int c = Cols - 1; c >= 0; --c)
-              if (low(hp[c]) == max_a) best_aj = static_cast<int>(ja + c + 1);
-          }
-          if (active_b && max_b > best_b) {
-            best_b = max_b, best_bi = ib;
-#pragma unroll
-            for (int c = Cols - 1; c >= 0; --c)
-              if (high(hp[c]) == max_b) best_bj = static_cast<int>(jb + c + 1);
-          }
-          if ((active_a && max_a >= p.overflow_at) || (active_b && max_b >= p.overflow_at)) atomicExch(p.overflow, 1);
-        }
+        const unsigned row_max = row_max16(hp);
+        if (!kSteady || any_better16(row_max, best)) note_better16(p, hp, row_max, active_a, ia, ja, active_b, ib, jb, best);
       }
 
       if (produces) {  // the strip's right edge: lane 31's high half, 63 rows behind lane 0's low half
@@ -252,8 +226,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
     for (; step < steps && !aborted; ++step) advance(step, General{});
     if (aborted) continue;  // the pass runs again in 32 bits
 
-    if (better(best_b, best_bi, best_bj, best_a, best_ai, best_aj)) best_a = best_b, best_ai = best_bi, best_aj = best_bj;
-    publish_strip_best(p, s, lane, best_a, best_ai, best_aj);
+    publish_strip_best16(p, s, lane, best);
   }
 }
 

@@ -1,0 +1,67 @@
+#pragma once
+// What the two 16-bit score kernels share (striped_score16.cu, the diagonal
+// one, and striped_rows16.cu, the row one): two 16-bit cells a register,
+// and each lane's best cell so far.
+#include "pairwise/cuda/striped_common.cuh"
+
+namespace gdp::pairwise::striped {
+
+__device__ __forceinline__ unsigned pair(int lo, int hi) {
+  return (static_cast<unsigned>(lo) & 0xffffu) | (static_cast<unsigned>(hi) << 16);
+}
+__device__ __forceinline__ int low(unsigned x) { return static_cast<int>(static_cast<short>(x & 0xffffu)); }
+__device__ __forceinline__ int high(unsigned x) { return static_cast<int>(x) >> 16; }
+
+// A lane's best cell so far in its low halves (a) and its high halves (b).
+struct Best16 {
+  int a = 0, ai = 0, aj = 0, b = 0, bi = 0, bj = 0;
+};
+
+// The maximum of a lane's row in each half, at least 0.
+template <int Cols>
+__device__ __forceinline__ unsigned row_max16(const unsigned (&hp)[Cols]) {
+  unsigned m = __vimax3_s16x2(hp[0], hp[1], hp[2]);
+#pragma unroll
+  for (int c = 3; c + 1 < Cols; c += 2) m = __vimax3_s16x2(m, hp[c], hp[c + 1]);
+  return __vimax_s16x2_relu(m, hp[Cols - 1]);
+}
+
+// Keeps the row's maxima where they beat the best so far: row ia of the
+// low halves (columns ja + 1 ..), row ib of the high halves (jb + 1 ..),
+// each only if active; the first column of the maximum, as the oracle's
+// ties go. A score reaching overflow_at sets p.overflow.
+template <int Cols>
+__device__ __forceinline__ void note_better16(const Params& p, const unsigned (&hp)[Cols], unsigned row_max,
+                                              bool active_a, int ia, long long ja, bool active_b, int ib,
+                                              long long jb, Best16& best) {
+  const int max_a = low(row_max), max_b = high(row_max);
+  if (active_a && max_a > best.a) {
+    best.a = max_a, best.ai = ia;
+#pragma unroll
+    for (int c = Cols - 1; c >= 0; --c)
+      if (low(hp[c]) == max_a) best.aj = static_cast<int>(ja + c + 1);
+  }
+  if (active_b && max_b > best.b) {
+    best.b = max_b, best.bi = ib;
+#pragma unroll
+    for (int c = Cols - 1; c >= 0; --c)
+      if (high(hp[c]) == max_b) best.bj = static_cast<int>(jb + c + 1);
+  }
+  if ((active_a && max_a >= p.overflow_at) || (active_b && max_b >= p.overflow_at)) atomicExch(p.overflow, 1);
+}
+
+// A warp-uniform test first: a better cell is rare after the first rows,
+// and a score reaching overflow_at is always a better one.
+__device__ __forceinline__ bool any_better16(unsigned row_max, const Best16& best) {
+  return __any_sync(kFull, low(row_max) > best.a || high(row_max) > best.b);
+}
+
+// The strip's best cell: the better of the lane's halves, then the warp's.
+__device__ __forceinline__ void publish_strip_best16(const Params& p, long long s, int lane, const Best16& best) {
+  if (better(best.b, best.bi, best.bj, best.a, best.ai, best.aj))
+    publish_strip_best(p, s, lane, best.b, best.bi, best.bj);
+  else
+    publish_strip_best(p, s, lane, best.a, best.ai, best.aj);
+}
+
+}  // namespace gdp::pairwise::striped
