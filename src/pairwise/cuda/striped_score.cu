@@ -29,6 +29,7 @@
 // letters and more, else the row one (striped_rows16.cu); they come back
 // here in 32 bits if a score leaves the 16-bit range.
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <type_traits>
@@ -210,16 +211,23 @@ long long busy_blocks_of(long long m, bool sixteen, bool rows16, int cols) {
   return m * busy_share / (100 * lag * kWarpsPerBlock);
 }
 
-// The diagonal 16-bit kernel with 64 columns a lane is the faster one
-// where its wavefront keeps a block on every SM busy (1e5 x 3e6 and
-// 1e5 x 1e7 on the H100); elsewhere the row kernel, whose strips do not
-// wait 72 steps for the one on their left, is (1e3 to 1e5 x 1e6: 1.2x to
-// 8x; bench/RESULTS.md).
-bool use_rows16(Kernel16 asked, long long m, int cols, int sms) {
+// Which 16-bit kernel. The diagonal one's strips start 72 steps after the
+// one on their left, so its wavefront takes min(strips, warps) x 72 steps
+// to fill, against m steps a strip in strips / warps rounds (warps: one
+// block an SM). Where that fill is more than 0.3 of the run, the row
+// kernel, whose strips start a batch after their neighbour, is faster if
+// its profile (twice the diagonal one's) lets it keep the columns a lane;
+// where the fill is longer than the run, even with fewer. On the H100 this
+// picks the faster kernel in each of 11 shapes measured, DNA and protein,
+// 1e3 to 1e5 x 1e5 to 1e7 (bench/RESULTS.md).
+bool use_rows16(Kernel16 asked, long long m, long long n, int cols_diagonal, int cols_rows, int sms) {
   if (const char* env = std::getenv("GPUDP_SW_KERNEL16"); env && asked == Kernel16::choose)
     asked = std::string(env) == "rows" ? Kernel16::rows : std::string(env) == "diagonal" ? Kernel16::diagonal : asked;
   if (asked != Kernel16::choose) return asked == Kernel16::rows;
-  return !(cols == 64 && busy_blocks_of(m, true, false, 64) >= sms);
+  const double strips = std::ceil(static_cast<double>(n) / (2 * kLanes * cols_diagonal));
+  const double warps = static_cast<double>(kWarpsPerBlock) * sms, lag = 2 * kLanes + kBatch;
+  const double fill = std::min(strips, warps) * lag / (static_cast<double>(m) * std::max(1.0, strips / warps));
+  return fill > 1 || (fill > 0.3 && cols_rows == cols_diagonal);
 }
 
 // The query rewritten in ranks of the letters it uses, and the rows of the
@@ -315,20 +323,26 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   // shared memory a block leaves room for more blocks an SM. Kept passes
   // keep the alphabet's ranks, which the traceback reads.
   const QueryLetters letters = kept ? QueryLetters{{}, {}, scheme.dim} : query_letters(q, scheme);
-  int cols = kept ? kKeptCols : lane_columns(n, scheme.max_abs_score(), tuning.lane_columns, sixteen);
-  const bool rows16 = sixteen && use_rows16(tuning.kernel16, m, cols, prop.multiProcessorCount);
   // A warp's strip, and a block's profiles in shared memory: a row a query
   // letter, a byte a column (two with 8 columns in 32 bits, and in the row
   // kernel, whose profile holds the two halves' scores packed).
   auto strip_width_of = [&](int columns) { return (sixteen ? 2 : 1) * kLanes * static_cast<long long>(columns); };
-  auto profile_shared = [&](int columns) {
-    const std::size_t bytes = rows16 ? 2 : sixteen || columns >= 16 ? 1 : 2;
+  auto profile_shared = [&](int columns, bool packed) {
+    const std::size_t bytes = packed ? 2 : sixteen || columns >= 16 ? 1 : 2;
     return static_cast<std::size_t>(kWarpsPerBlock) * letters.rows * strip_width_of(columns) * bytes;
   };
   // 64 columns a lane take 4 KiB of profile a letter and warp (8 in the
   // row kernel): a query of many letters (protein) takes fewer, whose
   // profile fits.
-  while (cols > 8 && profile_shared(cols) > prop.sharedMemPerBlockOptin) cols /= 2;
+  auto fitting = [&](int columns, bool packed) {
+    while (columns > 8 && profile_shared(columns, packed) > prop.sharedMemPerBlockOptin) columns /= 2;
+    return columns;
+  };
+  const int asked_cols = kept ? kKeptCols : lane_columns(n, scheme.max_abs_score(), tuning.lane_columns, sixteen);
+  const int cols_diagonal = fitting(asked_cols, false), cols_rows = fitting(asked_cols, true);
+  const bool rows16 =
+      sixteen && use_rows16(tuning.kernel16, m, n, cols_diagonal, cols_rows, prop.multiProcessorCount);
+  const int cols = rows16 ? cols_rows : cols_diagonal;
   const long long strip_width = strip_width_of(cols);
   const Kernel kernel = rows16       ? striped_rows16_kernel(cols)
                         : sixteen    ? striped16_kernel(cols)
@@ -337,7 +351,7 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
                                      : kernel_for<8>(shape.local, anywhere);
   const Residues q_ranks = kept ? q : Residues(letters.q);
   const int* sub_rows = kept ? scheme.scores.data() : letters.sub.data();
-  const std::size_t shared = profile_shared(cols);
+  const std::size_t shared = profile_shared(cols, rows16);
   GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
   int per_sm = 0;
   GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWarpsPerBlock * kLanes, shared));
