@@ -37,10 +37,10 @@ struct GpuTuning {
   // (whole strips), one launch each, as targets of 2^31 letters or more, or
   // too long for the device's memory, always are (tests).
   long long piece_columns = 0;
-  // choose: the diagonal kernel where its wavefront keeps a block on every
-  // SM busy with 64 columns a lane (about 10^5 query letters and 3 x 10^6
-  // target letters), else the row kernel (bench/RESULTS.md); or the
-  // environment's GPUDP_SW_KERNEL16=diagonal|rows, for benchmarks.
+  // choose: the row kernel where the diagonal one's wavefront would take
+  // much of the run to fill (striped_score.cu: use_rows16), else the
+  // diagonal one; or the environment's GPUDP_SW_KERNEL16=diagonal|rows,
+  // for benchmarks.
   Kernel16 kernel16 = Kernel16::choose;
 };
 

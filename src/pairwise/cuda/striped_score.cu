@@ -25,9 +25,8 @@
 // The cell update is recurrence.hpp's (update_cell), written out with the
 // Hopper DPX instructions (lane_row). Local passes without a last row go to
 // a 16-bit kernel where the scores allow: the diagonal one
-// (striped_score16.cu) for about 10^5 query letters and 3 x 10^6 target
-// letters and more, else the row one (striped_rows16.cu); they come back
-// here in 32 bits if a score leaves the 16-bit range.
+// (striped_score16.cu) or the row one (striped_rows16.cu), by use_rows16;
+// they come back here in 32 bits if a score leaves the 16-bit range.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
