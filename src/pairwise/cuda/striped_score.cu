@@ -229,6 +229,27 @@ bool use_rows16(Kernel16 asked, long long m, long long n, int cols_diagonal, int
   return fill > 1 || (fill > 0.3 && cols_rows == cols_diagonal);
 }
 
+// The row kernel's columns a lane, unless asked. Its strips start about a
+// batch after the one on their left, so a run takes about
+// m x rounds + min(strips, warps) x lag steps (rounds: strips / warps, at
+// least 1; warps: one block an SM). Wider lanes make fewer strips, so fewer
+// rounds and a shorter fill, but longer steps. The cycles a step are the
+// H100's in a chain of 32 strips (bench/RESULTS.md); only their ratios
+// matter here. Up to `widest` columns (what the profile lets fit).
+int row_kernel_columns(long long m, long long n, int widest, int sms) {
+  constexpr std::pair<int, double> step_cycles[] = {{8, 1050}, {16, 1189}, {32, 1329}, {64, 1738}};
+  const double warps = static_cast<double>(kWarpsPerBlock) * sms, lag = kBatch + 4;
+  int best = 8;
+  double best_time = 0;
+  for (const auto& [cols, cycles] : step_cycles) {
+    if (cols > widest) break;
+    const double strips = std::ceil(static_cast<double>(n) / (2 * kLanes * cols));
+    const double time = (static_cast<double>(m) * std::max(1.0, strips / warps) + std::min(strips, warps) * lag) * cycles;
+    if (cols == 8 || time < best_time) best = cols, best_time = time;
+  }
+  return best;
+}
+
 // The query rewritten in ranks of the letters it uses, and the rows of the
 // substitution matrix for those letters, in that order.
 struct QueryLetters {
@@ -341,7 +362,10 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   const int cols_diagonal = fitting(asked_cols, false), cols_rows = fitting(asked_cols, true);
   const bool rows16 =
       sixteen && use_rows16(tuning.kernel16, m, n, cols_diagonal, cols_rows, prop.multiProcessorCount);
-  const int cols = rows16 ? cols_rows : cols_diagonal;
+  const bool columns_asked = tuning.lane_columns != 0 || std::getenv("GPUDP_SW_LANE_COLUMNS");
+  const int cols = !rows16         ? cols_diagonal
+                   : columns_asked ? cols_rows
+                                   : row_kernel_columns(m, n, fitting(64, true), prop.multiProcessorCount);
   const long long strip_width = strip_width_of(cols);
   const Kernel kernel = rows16       ? striped_rows16_kernel(cols)
                         : sixteen    ? striped16_kernel(cols)
