@@ -237,7 +237,7 @@ bool use_rows16(Kernel16 asked, long long m, long long n, int cols_diagonal, int
 // H100's in a chain of 32 strips (bench/RESULTS.md); only their ratios
 // matter here. Up to `widest` columns (what the profile lets fit).
 int row_kernel_columns(long long m, long long n, int widest, int sms) {
-  constexpr std::pair<int, double> step_cycles[] = {{8, 1050}, {16, 1189}, {32, 1329}, {64, 1738}};
+  constexpr std::pair<int, double> step_cycles[] = {{8, 973}, {16, 1189}, {32, 1329}, {64, 1738}};
   const double warps = static_cast<double>(kWarpsPerBlock) * sms, lag = kBatch + 4;
   int best = 8;
   double best_time = 0;
