@@ -196,6 +196,11 @@ int lane_columns(long long n, int max_abs_score, int asked, bool sixteen) {
   return n < kWideLanesFrom ? 32 : 64;
 }
 
+// Steps a strip starts after the one on its left: as many rows as the
+// warp's wavefront is deep, plus a batch (the row kernel's edge is out at
+// once; 4 steps stand for the hand-over).
+constexpr long long kLag32 = kLanes + kBatch, kDiagonalLag = 2 * kLanes + kBatch, kRowLag = kBatch + 4;
+
 // A strip starts about `lag` steps after the one on its left, so a query
 // of m rows keeps about m / lag warps busy. Warps beyond that only wait
 // for their left neighbour, and slow the busy ones on their SM: blocks an
@@ -205,15 +210,15 @@ int lane_columns(long long n, int max_abs_score, int asked, bool sixteen) {
 // registers), one block an SM (0.38 of m / lag) beat two on 1e5 x 1e7.
 // The row kernel's strips hand their edge on at once: a lag of a batch.
 long long busy_blocks_of(long long m, bool sixteen, bool rows16, int cols) {
-  const long long lag = rows16 ? kBatch + 4 : (sixteen ? 2 : 1) * kLanes + kBatch;
+  const long long lag = rows16 ? kRowLag : sixteen ? kDiagonalLag : kLag32;
   const long long busy_share = cols == 64 && !rows16 ? 40 : 85;
   return m * busy_share / (100 * lag * kWarpsPerBlock);
 }
 
-// Which 16-bit kernel. The diagonal one's strips start 72 steps after the
-// one on their left, so its wavefront takes min(strips, warps) x 72 steps
-// to fill, against m steps a strip in strips / warps rounds (warps: one
-// block an SM). Where that fill is more than 0.3 of the run, the row
+// Which 16-bit kernel. The diagonal one's strips start kDiagonalLag (72)
+// steps after the one on their left, so its wavefront takes
+// min(strips, warps) x 72 steps to fill, against m steps a strip in
+// strips / warps rounds (warps: one block an SM). Where that fill is more than 0.3 of the run, the row
 // kernel, whose strips start a batch after their neighbour, is faster if
 // its profile (twice the diagonal one's) lets it keep the columns a lane;
 // where the fill is longer than the run, even with fewer. On the H100 this
@@ -224,7 +229,7 @@ bool use_rows16(Kernel16 asked, long long m, long long n, int cols_diagonal, int
     asked = std::string(env) == "rows" ? Kernel16::rows : std::string(env) == "diagonal" ? Kernel16::diagonal : asked;
   if (asked != Kernel16::choose) return asked == Kernel16::rows;
   const double strips = std::ceil(static_cast<double>(n) / (2 * kLanes * cols_diagonal));
-  const double warps = static_cast<double>(kWarpsPerBlock) * sms, lag = 2 * kLanes + kBatch;
+  const double warps = static_cast<double>(kWarpsPerBlock) * sms, lag = kDiagonalLag;
   const double fill = std::min(strips, warps) * lag / (static_cast<double>(m) * std::max(1.0, strips / warps));
   return fill > 1 || (fill > 0.3 && cols_rows == cols_diagonal);
 }
@@ -238,7 +243,7 @@ bool use_rows16(Kernel16 asked, long long m, long long n, int cols_diagonal, int
 // matter here. Up to `widest` columns (what the profile lets fit).
 int row_kernel_columns(long long m, long long n, int widest, int sms) {
   constexpr std::pair<int, double> step_cycles[] = {{8, 973}, {16, 1189}, {32, 1329}, {64, 1738}};
-  const double warps = static_cast<double>(kWarpsPerBlock) * sms, lag = kBatch + 4;
+  const double warps = static_cast<double>(kWarpsPerBlock) * sms, lag = kRowLag;
   int best = 8;
   double best_time = 0;
   for (const auto& [cols, cycles] : step_cycles) {
