@@ -45,12 +45,10 @@ void require_same_pass(Residues q, Residues t, const ScoringScheme& s, const Sha
 // shapes run in 32 bits, where the choice means nothing.
 std::vector<Kernel16> kernels_for(const Shape& shape) {
   if (!shape.local) return {Kernel16::choose};
-  return {Kernel16::diagonal, Kernel16::rows, Kernel16::staggered};
+  return {Kernel16::diagonal, Kernel16::rows};
 }
 
-const char* name_of(Kernel16 k) {
-  return k == Kernel16::rows ? "rows" : k == Kernel16::staggered ? "staggered" : k == Kernel16::diagonal ? "diagonal" : "choose";
-}
+const char* name_of(Kernel16 k) { return k == Kernel16::rows ? "rows" : k == Kernel16::diagonal ? "diagonal" : "choose"; }
 
 }  // namespace
 

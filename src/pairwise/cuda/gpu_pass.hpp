@@ -14,7 +14,7 @@ namespace gdp::pairwise {
 // Which 16-bit score kernel runs: the diagonal one (striped_score16.cu, a
 // warp on 64 rows at once) or the row one (striped_rows16.cu, a warp on one
 // row, its E carried across by a scan).
-enum class Kernel16 { choose, diagonal, rows, staggered };
+enum class Kernel16 { choose, diagonal, rows };
 
 struct GpuTuning {
   // > 0 caps the ring of boundary columns between strips, so that tests can

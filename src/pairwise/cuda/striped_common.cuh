@@ -74,8 +74,6 @@ using Kernel = void (*)(Params);
 Kernel striped16_kernel(int cols);
 // The same with a warp on one row at a time (striped_rows16.cu).
 Kernel striped_rows16_kernel(int cols);
-// The row kernel with two column groups half a step apart (striped_staggered16.cu).
-Kernel striped_staggered16_kernel(int cols);
 
 // Row 0 at the piece's column j (column j_base + j of the target).
 __device__ __forceinline__ int top_h(const Params& p, bool local, long long j) {

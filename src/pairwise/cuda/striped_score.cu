@@ -226,11 +226,8 @@ long long busy_blocks_of(long long m, bool sixteen, bool rows16, int cols) {
 // 1e3 to 1e5 x 1e5 to 1e7 (bench/RESULTS.md).
 bool use_rows16(Kernel16 asked, long long m, long long n, int cols_diagonal, int cols_rows, int sms) {
   if (const char* env = std::getenv("GPUDP_SW_KERNEL16"); env && asked == Kernel16::choose)
-    asked = std::string(env) == "rows"        ? Kernel16::rows
-            : std::string(env) == "staggered" ? Kernel16::staggered
-            : std::string(env) == "diagonal"  ? Kernel16::diagonal
-                                              : asked;
-  if (asked != Kernel16::choose) return asked != Kernel16::diagonal;
+    asked = std::string(env) == "rows" ? Kernel16::rows : std::string(env) == "diagonal" ? Kernel16::diagonal : asked;
+  if (asked != Kernel16::choose) return asked == Kernel16::rows;
   const double strips = std::ceil(static_cast<double>(n) / (2 * kLanes * cols_diagonal));
   const double warps = static_cast<double>(kWarpsPerBlock) * sms, lag = kDiagonalLag;
   const double fill = std::min(strips, warps) * lag / (static_cast<double>(m) * std::max(1.0, strips / warps));
@@ -375,12 +372,7 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
                    : columns_asked ? cols_rows
                                    : row_kernel_columns(m, n, fitting(64, true), prop.multiProcessorCount);
   const long long strip_width = strip_width_of(cols);
-  const char* kernel_env = std::getenv("GPUDP_SW_KERNEL16");
-  const bool staggered = rows16 && (tuning.kernel16 == Kernel16::staggered ||
-                                    (tuning.kernel16 == Kernel16::choose && kernel_env &&
-                                     std::string(kernel_env) == "staggered"));
-  const Kernel kernel = staggered    ? striped_staggered16_kernel(cols)
-                        : rows16     ? striped_rows16_kernel(cols)
+  const Kernel kernel = rows16       ? striped_rows16_kernel(cols)
                         : sixteen    ? striped16_kernel(cols)
                         : kept       ? kernel_for<kKeptCols, true>(shape.local, anywhere)
                         : cols == 16 ? kernel_for<16>(shape.local, anywhere)
