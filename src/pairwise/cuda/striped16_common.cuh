@@ -12,6 +12,28 @@ __device__ __forceinline__ unsigned pair(int lo, int hi) {
 __device__ __forceinline__ int low(unsigned x) { return static_cast<int>(static_cast<short>(x & 0xffffu)); }
 __device__ __forceinline__ int high(unsigned x) { return static_cast<int>(x) >> 16; }
 
+// A step's inputs from the left and its overflow check, in both kernels:
+// lane 0's left edge for the next kBatch rows at the batch's first step
+// (when `batch_due`), from the tagged ring (loaded ahead, the next batch's
+// load started halfway through this one) or from a link or column 0; and
+// every 256 steps, whether any warp has found a score too large. Sets
+// `aborted`, for the whole warp, once the pass is to stop.
+__device__ __forceinline__ void step_left_inputs(const Params& p, const Neighbours& nb, int lane, int step, int k,
+                                                 bool batch_due, bool from_ring, unsigned long long& ahead,
+                                                 int& in_h, int& in_e, bool& aborted) {
+  if (batch_due) {
+    const bool ok = from_ring ? take_tagged_batch(p, nb, lane, step, ahead, in_h, in_e, p.overflow)
+                              : load_left_batch(p, true, nb, lane, step, in_h, in_e, p.overflow);
+    if (!ok) aborted = true;
+  }
+  if (from_ring && k == kBatch / 2) load_tagged_ahead(p, nb, lane, step - k + kBatch, ahead);
+  if ((step & 255) == 0) {
+    int stop = 0;
+    if (lane == 0) stop = *reinterpret_cast<const volatile int*>(p.overflow);
+    if (__shfl_sync(kFull, stop, 0)) aborted = true;
+  }
+}
+
 // A lane's best cell so far in its low halves (a) and its high halves (b).
 struct Best16 {
   int a = 0, ai = 0, aj = 0, b = 0, bi = 0, bj = 0;

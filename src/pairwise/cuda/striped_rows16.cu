@@ -97,17 +97,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_rows16(Params 
 
     for (int step = 0; step < m && !aborted; ++step) {
       const int i = step + 1, k = step & (kBatch - 1);
-      if (k == 0) {
-        const bool ok = from_ring ? take_tagged_batch(p, nb, lane, step, ahead, in_h, in_e, p.overflow)
-                                  : load_left_batch(p, true, nb, lane, step, in_h, in_e, p.overflow);
-        if (!ok) aborted = true;
-      }
-      if (from_ring && k == kBatch / 2) load_tagged_ahead(p, nb, lane, step - k + kBatch, ahead);
-      if ((step & 255) == 0) {
-        int stop = 0;
-        if (lane == 0) stop = *reinterpret_cast<const volatile int*>(p.overflow);
-        if (__shfl_sync(kFull, stop, 0)) aborted = true;
-      }
+      step_left_inputs(p, nb, lane, step, k, k == 0, from_ring, ahead, in_h, in_e, aborted);
       const int letter = __shfl_sync(kFull, q_now, step & (kLanes - 1));
       if ((step & (kLanes - 1)) == kLanes - 1) q_now = step + 1 + lane < m ? __ldg(p.q + step + 1 + lane) : 0;
       const int bh = __shfl_sync(kFull, in_h, k), be = __shfl_sync(kFull, in_e, k);

@@ -156,19 +156,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
         q_now = q_next;
         q_next = step + kLanes + lane < m ? __ldg(p.q + step + kLanes + lane) : 0;
       }
-      if (k == 0 && (kSteady || step < m)) {
-        const bool ok = from_ring ? take_tagged_batch(p, nb, lane, step, ahead, in_h, in_e, p.overflow)
-                                  : load_left_batch(p, true, nb, lane, step, in_h, in_e, p.overflow);
-        if (!ok) aborted = true;
-      }
-      // Halfway through a batch, the next one's load starts: it has the
-      // other half to arrive in.
-      if (from_ring && k == kBatch / 2) load_tagged_ahead(p, nb, lane, step - k + kBatch, ahead);
-      if ((step & 255) == 0) {
-        int stop = 0;
-        if (lane == 0) stop = *reinterpret_cast<const volatile int*>(p.overflow);
-        if (__shfl_sync(kFull, stop, 0)) aborted = true;
-      }
+      step_left_inputs(p, nb, lane, step, k, k == 0 && (kSteady || step < m), from_ring, ahead, in_h, in_e, aborted);
       // Inputs from the left: lane 0's low half from the strip on the left,
       // its high half from lane 31's low half one step ago.
       const unsigned h31 = __shfl_sync(kFull, hr, kLanes - 1), e31 = __shfl_sync(kFull, er, kLanes - 1);
