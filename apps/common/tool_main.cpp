@@ -22,6 +22,8 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
   app.add_option("--report", o.report, "Write a JSON timing report to FILE")->group("Common");
   app.add_flag("-v,--verbose", o.verbose, "More messages on stderr")->group("Common");
   app.add_flag("-q,--quiet", o.quiet, "Only errors on stderr")->group("Common");
+  // Benchmark knobs, left out of --help: each engine's table of keys says what they set.
+  app.add_option("--tune", o.tune, "key=value: a benchmark knob of the engine")->group("");
   app.set_version_flag("--version", std::string(version));
 }
 

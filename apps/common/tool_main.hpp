@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gdp::app {
 
@@ -16,6 +17,7 @@ struct CommonOptions {
   std::string output;  // "" = stdout
   std::string report;
   int verbose = 0;
+  std::vector<std::string> tune;  // hidden --tune key=value, for benchmarks (core/tune.hpp)
   bool quiet = false;
   int verbosity() const { return quiet ? -1 : verbose; }
   int thread_count() const;  // threads, or all cores when 0

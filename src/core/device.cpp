@@ -4,14 +4,14 @@
 
 #include "core/error.hpp"
 
-#ifdef GPUDP_HAVE_CUDA
+#if GPUDP_HAVE_CUDA
 #include <cuda_runtime_api.h>
 #endif
 
 namespace gdp {
 
 bool built_with_cuda() {
-#ifdef GPUDP_HAVE_CUDA
+#if GPUDP_HAVE_CUDA
   return true;
 #else
   return false;
@@ -19,7 +19,7 @@ bool built_with_cuda() {
 }
 
 void start_gpu(int device) {
-#ifdef GPUDP_HAVE_CUDA
+#if GPUDP_HAVE_CUDA
   cudaError_t e = cudaSetDevice(device);
   if (e == cudaSuccess) e = cudaFree(nullptr);
   if (e != cudaSuccess) throw RunError(std::string("CUDA could not start GPU ") + std::to_string(device) + ": " + cudaGetErrorString(e));
@@ -30,7 +30,7 @@ void start_gpu(int device) {
 
 std::vector<GpuInfo> list_gpus() {
   std::vector<GpuInfo> gpus;
-#ifdef GPUDP_HAVE_CUDA
+#if GPUDP_HAVE_CUDA
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess) {
     cudaGetLastError();  // clear the sticky "no device" error
