@@ -68,6 +68,8 @@ gdp::ScoringScheme make_scheme(const SwOptions& o, gdp::Alphabet alphabet) {
 void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::string& cmdline) {
   namespace pw = gdp::pairwise;
   const pw::Mode mode = pw::parse_mode(o.mode);
+  pw::GpuTuning tuning;
+  gdp::apply_tune(tuning, pw::gpu_tune_keys, common.tune);
   const gdp::io::PairFormat format = gdp::io::parse_pair_format(o.format);
   gdp::Alphabet alphabet = gdp::parse_alphabet(o.alphabet);
   if (format == gdp::io::PairFormat::sam && o.score_only)
@@ -124,6 +126,7 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   options.threads = threads;
   options.device = choice.gpu.id;
   options.progress = &progress;
+  options.tuning = tuning;
   std::vector<std::span<const std::uint8_t>> qspans(qranks.begin(), qranks.end()), tspans(tranks.begin(), tranks.end());
   timer.restart();
   const std::vector<pw::Hit> hits = pw::align_all(qspans, tspans, scheme, options, o.top);

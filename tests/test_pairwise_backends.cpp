@@ -66,12 +66,12 @@ TEST_CASE("linear-space alignment scores what the full matrix scores", "[pairwis
       for (Backend backend : {Backend::cpu_scalar, Backend::cpu_openmp}) {
         INFO("round " << round << " mode " << to_string(mode) << " m " << q.size() << " n " << t.size());
         const Alignment full = align_full_matrix(q, t, s, mode);
-        const Alignment lin = align(q, t, s, Options{mode, false, backend, 3, nullptr});
+        const Alignment lin = align(q, t, s, Options{.mode = mode, .score_only = false, .backend = backend, .threads = 3});
         REQUIRE(lin.score == full.score);
         REQUIRE(rescore(lin, q, t, s) == full.score);
         REQUIRE(lin.query_end == full.query_end);    // the same end cell:
         REQUIRE(lin.target_end == full.target_end);  // both take the first best
-        const Alignment only = align(q, t, s, Options{mode, true, backend, 3, nullptr});
+        const Alignment only = align(q, t, s, Options{.mode = mode, .score_only = true, .backend = backend, .threads = 3});
         REQUIRE(only.score == full.score);
         REQUIRE(only.cigar.empty());
       }
@@ -84,10 +84,10 @@ TEST_CASE("one long pair: the OpenMP path equals the oracle", "[pairwise][backen
   const auto q = test::random_ranks(rng, 3001, 4);
   const auto t = test::mutate(rng, q, 4, 0.1);
   for (Mode mode : all_modes) {
-    const Alignment a = align(q, t, s, Options{mode, false, Backend::cpu_scalar, 1, nullptr});
+    const Alignment a = align(q, t, s, Options{.mode = mode, .score_only = false, .backend = Backend::cpu_scalar, .threads = 1});
     const PassResult tiled = score_pass_tiled(q, t, s, shape_of(mode, s), 2, {}, nullptr, 256);
     REQUIRE(tiled.score == a.score);
-    const Alignment b = align(q, t, s, Options{mode, false, Backend::cpu_openmp, 2, nullptr});
+    const Alignment b = align(q, t, s, Options{.mode = mode, .score_only = false, .backend = Backend::cpu_openmp, .threads = 2});
     REQUIRE(b.score == a.score);
     REQUIRE(rescore(b, q, t, s) == a.score);
   }
@@ -101,7 +101,7 @@ TEST_CASE("align_all: every pair, or each query's top K best first", "[pairwise]
   for (int i = 0; i < 7; ++i) ts.push_back(i % 2 ? test::mutate(rng, qs[static_cast<std::size_t>(i % 3)], 4) : test::random_ranks(rng, 50, 4));
   const std::vector<Residues> q(qs.begin(), qs.end()), t(ts.begin(), ts.end());
   for (int threads : {1, 4}) {
-    const Options o{Mode::local, false, threads > 1 ? Backend::cpu_openmp : Backend::cpu_scalar, threads, nullptr};
+    const Options o{.backend = threads > 1 ? Backend::cpu_openmp : Backend::cpu_scalar, .threads = threads};
     const auto all = align_all(q, t, s, o);
     REQUIRE(all.size() == 21);
     for (const Hit& h : all) {

@@ -25,7 +25,7 @@ void check_against_brute_force(const std::vector<std::uint8_t>& q, const std::ve
   REQUIRE(full.score == expected);
   REQUIRE(rescore(full, q, t, s) == expected);
 
-  const Alignment linear = align(q, t, s, Options{mode, false, Backend::cpu_scalar, 1, nullptr});
+  const Alignment linear = align(q, t, s, Options{.mode = mode, .score_only = false, .backend = Backend::cpu_scalar, .threads = 1});
   REQUIRE(linear.score == expected);
   REQUIRE(rescore(linear, q, t, s) == expected);
   if (mode != Mode::local) REQUIRE(linear.query_begin == 0);

@@ -47,7 +47,7 @@ TEST_CASE("oracle equals parasail on random DNA pairs, all modes", "[pairwise][p
     const auto t = round % 2 ? test::mutate(rng, q, 4) : test::random_ranks(rng, static_cast<std::size_t>(len(rng)), 4);
     for (Mode mode : {Mode::local, Mode::global, Mode::semiglobal}) {
       INFO("round " << round << " mode " << to_string(mode));
-      const int ours = align(q, t, s, Options{mode, true, Backend::cpu_scalar, 1, nullptr}).score;
+      const int ours = align(q, t, s, Options{.mode = mode, .score_only = true, .backend = Backend::cpu_scalar, .threads = 1}).score;
       REQUIRE(ours == parasail_score(mode, letters(q, s), letters(t, s), s, matrix.get()));
     }
   }
@@ -64,7 +64,7 @@ TEST_CASE("oracle equals parasail on random protein pairs with BLOSUM62, all mod
     const auto t = round % 2 ? test::mutate(rng, q, 20, 0.3) : test::random_ranks(rng, static_cast<std::size_t>(len(rng)), 20);
     for (Mode mode : {Mode::local, Mode::global, Mode::semiglobal}) {
       INFO("round " << round << " mode " << to_string(mode));
-      const Alignment a = align(q, t, s, Options{mode, false, Backend::cpu_scalar, 1, nullptr});
+      const Alignment a = align(q, t, s, Options{.mode = mode, .score_only = false, .backend = Backend::cpu_scalar, .threads = 1});
       REQUIRE(a.score == parasail_score(mode, letters(q, s), letters(t, s), s, &parasail_blosum62));
       REQUIRE(rescore(a, q, t, s) == a.score);
     }

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The score kernels' tuning knobs on one input, side by side (kernel GCUPS):
 # 16 or 32 bits, 8, 16, 32 or 64 columns a lane, strips handing over in shared
-# memory in groups of 4 or each through device memory, with or without a
-# full fence before each publication, pauses between polls; then one
-# strip alone, and a few; blocks an SM. TABLES="columns group fence sleep
-# strips blocks" (the default) picks the tables; COLS="16 32" the columns a lane of the group,
-# fence and sleep tables (default 8 and 16, and 16 for sleep).
+# memory in groups of 4 or each through device memory; then one strip
+# alone, and a few; blocks an SM. The knobs are gpu-sw's hidden --tune
+# keys (src/pairwise/gpu_tuning.hpp). TABLES="columns group strips blocks"
+# (the default) picks the tables; COLS="16 32" the columns a lane of the
+# group table (default 8 and 16).
 # Usage: scripts/bench/sw-gpu-tuning.sh [build-dir] [query.fa target.fa]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -17,16 +17,17 @@ t=${3:-$work/t1e7.fa}
 [ -s "$q" ] || scripts/bench/make_fasta.py random --alphabet dna --length 100000 --seed 42 --name q1e5 > "$q"
 [ -s "$t" ] || scripts/bench/make_fasta.py random --alphabet dna --length 10000000 --seed 44 --name t1e7 > "$t"
 cells=$(awk "BEGIN { print $(grep -v '>' "$q" | tr -d '\n' | wc -c) * $(grep -v '>' "$t" | tr -d '\n' | wc -c) }")
-tables=${TABLES:-columns group fence sleep strips blocks}
+tables=${TABLES:-columns group strips blocks}
 want() { [[ " $tables " == *" $1 "* ]]; }
 kernel_of() { grep -o '"kernel_seconds": [0-9.e+-]*' "$work/t.json" | awk '{print $2}'; }
-# One score-only run of q against t with the knobs given as VAR=value
+# One score-only run of q against t with the knobs given as key=value
 # arguments; prints "| bits | columns | knob | score | kernel s | GCUPS |".
-knob_row() {  # bits cols knob-value env...
-  local bits=$1 cols=$2 value=$3 kernel
+knob_row() {  # bits cols knob-value key=value...
+  local bits=$1 cols=$2 value=$3 kernel kv
   shift 3
-  env GPUDP_SW_BITS="$bits" GPUDP_SW_LANE_COLUMNS="$cols" "$@" \
-    "$build/gpu-sw" -q --score-only --format tsv --report "$work/t.json" \
+  local tune=(--tune "bits=$bits" --tune "lane_columns=$cols")
+  for kv in "$@"; do tune+=(--tune "$kv"); done
+  "$build/gpu-sw" "${tune[@]}" -q --score-only --format tsv --report "$work/t.json" \
     --match 2 --mismatch -3 --gap-open 5 --gap-extend 2 "$q" "$t" -o "$work/t.tsv"
   kernel=$(kernel_of)
   printf "| %s | %s | %s | %s | %.3f | %.0f |\n" "$bits" "$cols" "$value" \
@@ -44,8 +45,8 @@ if want columns; then
 fi
 
 # One knob's table: for 16 and 32 bits, each of the columns given, each
-# value of the environment variable.
-knob_table() {  # heading variable "columns" values...
+# value of the --tune key.
+knob_table() {  # heading key "columns" values...
   local heading=$1 var=$2 columns=$3 bits cols value
   shift 3
   echo "| bits | columns a lane | $heading | score | kernel s | GCUPS |"
@@ -57,16 +58,14 @@ knob_table() {  # heading variable "columns" values...
   done
   echo
 }
-want group && knob_table "strips a group" GPUDP_SW_GROUP "${COLS:-8 16}" 1 4
-want fence && knob_table "full fence" GPUDP_SW_FENCE "${COLS:-8 16}" 1 0
-want sleep && knob_table "pause between polls ns" GPUDP_SW_SLEEP_NS "${COLS:-16}" 0 32 128 512 2000
+want group && knob_table "strips a group" group "${COLS:-8 16}" 1 4
 
 if want blocks; then
   echo "| bits | columns a lane | blocks an SM | score | kernel s | GCUPS |"
   echo "|---|---|---|---|---|---|"
   for spec in "16 32" "16 64" "32 16"; do
     set -- $spec
-    for b in 1 2 3 4; do knob_row "$1" "$2" "$b" GPUDP_SW_BLOCKS_PER_SM="$b"; done
+    for b in 1 2 3 4; do knob_row "$1" "$2" "$b" blocks_per_sm="$b"; done
   done
   echo
 fi
@@ -80,7 +79,7 @@ for spec in "32 8 256" "32 8 8192" "32 8 65536" "32 16 512" "16 8 512" "16 16 10
   set -- $spec
   tn=$work/strips_$3.fa
   [ -s "$tn" ] || scripts/bench/make_fasta.py random --alphabet dna --length "$3" --seed 7 --name "t$3" > "$tn"
-  env GPUDP_SW_BITS=$1 GPUDP_SW_LANE_COLUMNS=$2 "$build/gpu-sw" -q --score-only --format tsv --report "$work/t.json" \
+  "$build/gpu-sw" --tune "bits=$1" --tune "lane_columns=$2" -q --score-only --format tsv --report "$work/t.json" \
     --match 2 --mismatch -3 --gap-open 5 --gap-extend 2 "$q" "$tn" -o "$work/t.tsv"
   kernel=$(grep -o '"kernel_seconds": [0-9.e+-]*' "$work/t.json" | awk '{print $2}')
   steps=$(( $(grep -v '>' "$q" | tr -d '\n' | wc -c) + ($1 == 16 ? 63 : 31) ))

@@ -44,7 +44,7 @@ row() {  # name q t label extra-flags...
   local cells t0 t1 out compute kernel mem mib reruns
   cells=$(calc "$(len "$q") * $(len "$t")")
   t0=$(date +%s.%N)
-  env ${ROW_ENV:-} "$build/gpu-sw" -q --score-only --format tsv --report "$work/r.json" $scoring "$@" "$q" "$t" -o "$work/out.tsv"
+  "$build/gpu-sw" ${ROW_TUNE:-} -q --score-only --format tsv --report "$work/r.json" $scoring "$@" "$q" "$t" -o "$work/out.tsv"
   t1=$(date +%s.%N)
   out=$(awk 'NR==2{print $3, "(" $5 ", " $7 ")"}' "$work/out.tsv")
   compute=$(phase "$work/r.json" compute)
@@ -71,19 +71,19 @@ row "1e5 x 1e6" "$work/q1e5.fa" "$work/t1e6.fa" "GPU"
 # one of the two 16-bit kernels, diagonal or rows, chosen by the shape.
 for kernel in diagonal rows; do
   for cols in 8 16 32 64; do
-    env="GPUDP_SW_KERNEL16=$kernel GPUDP_SW_LANE_COLUMNS=$cols"
-    ROW_ENV=$env row "1e4 x 1e6" "$work/q1e4.fa" "$work/t1e6.fa" "GPU, 16-bit $kernel, $cols columns a lane"
-    ROW_ENV=$env row "1e5 x 1e6" "$work/q1e5.fa" "$work/t1e6.fa" "GPU, 16-bit $kernel, $cols columns a lane"
-    [ -n "$quick" ] || ROW_ENV=$env row "1e5 x 1e7" "$work/q1e5.fa" "$work/t1e7.fa" "GPU, 16-bit $kernel, $cols columns a lane"
+    tune="--tune kernel16=$kernel --tune lane_columns=$cols"
+    ROW_TUNE=$tune row "1e4 x 1e6" "$work/q1e4.fa" "$work/t1e6.fa" "GPU, 16-bit $kernel, $cols columns a lane"
+    ROW_TUNE=$tune row "1e5 x 1e6" "$work/q1e5.fa" "$work/t1e6.fa" "GPU, 16-bit $kernel, $cols columns a lane"
+    [ -n "$quick" ] || ROW_TUNE=$tune row "1e5 x 1e7" "$work/q1e5.fa" "$work/t1e7.fa" "GPU, 16-bit $kernel, $cols columns a lane"
   done
 done
 for cols in 8 16; do
-  ROW_ENV="GPUDP_SW_BITS=32 GPUDP_SW_LANE_COLUMNS=$cols" row "1e5 x 1e6" "$work/q1e5.fa" "$work/t1e6.fa" "GPU, 32-bit, $cols columns a lane"
-  [ -n "$quick" ] || ROW_ENV="GPUDP_SW_BITS=32 GPUDP_SW_LANE_COLUMNS=$cols" row "1e5 x 1e7" "$work/q1e5.fa" "$work/t1e7.fa" "GPU, 32-bit, $cols columns a lane"
+  ROW_TUNE="--tune bits=32 --tune lane_columns=$cols" row "1e5 x 1e6" "$work/q1e5.fa" "$work/t1e6.fa" "GPU, 32-bit, $cols columns a lane"
+  [ -n "$quick" ] || ROW_TUNE="--tune bits=32 --tune lane_columns=$cols" row "1e5 x 1e7" "$work/q1e5.fa" "$work/t1e7.fa" "GPU, 32-bit, $cols columns a lane"
 done
 # Past the 16-bit range (score 139,700): the 16-bit pass stops being exact
 # and the pass is run again in 32 bits; the same pair forced to 32 bits.
-ROW_ENV="GPUDP_SW_BITS=32" row "1e5 x 1e5" "$work/a1e5.fa" "$work/b1e5.fa" "GPU, 32-bit only"
+ROW_TUNE="--tune bits=32" row "1e5 x 1e5" "$work/a1e5.fa" "$work/b1e5.fa" "GPU, 32-bit only"
 row "1e5 x 1e5" "$work/a1e5.fa" "$work/b1e5.fa" "GPU"
 row "20,860 x 29,120" "$work/a20k.fa" "$work/b29k.fa" "GPU"
 if command -v parasail_aligner >/dev/null; then

@@ -6,3 +6,10 @@
 #else
 #define GDP_HD inline
 #endif
+
+// Unrolls the loop that follows where nvcc compiles it; nothing on the host.
+#if defined(__CUDACC__)
+#define GDP_UNROLL _Pragma("unroll")
+#else
+#define GDP_UNROLL
+#endif

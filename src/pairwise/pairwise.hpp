@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/scoring.hpp"
+#include "pairwise/gpu_tuning.hpp"
 
 namespace gdp {
 class Progress;
@@ -55,6 +56,7 @@ struct Options {
   // For gpu: passes of fewer cells run on the CPU (OpenMP), where they are
   // faster than a kernel launch. Tests set 0 to put every pass on the GPU.
   std::int64_t min_gpu_cells = std::int64_t{1} << 24;
+  GpuTuning tuning{};              // for gpu: the score passes' knobs (defaults choose by the shape)
 };
 
 // What the GPU passes of this process did so far.

@@ -13,7 +13,7 @@ PassResult run_pass(Residues q, Residues t, const ScoringScheme& scheme, const S
   switch (o.backend) {
     case Backend::gpu:
       if (cells >= o.min_gpu_cells) {
-        const PassResult r = score_pass_gpu(q, t, scheme, shape, o.device, last_row);
+        const PassResult r = score_pass_gpu(q, t, scheme, shape, o.device, last_row, o.tuning);
         if (o.progress) o.progress->add(static_cast<std::uint64_t>(cells));
         return r;
       }

@@ -203,8 +203,7 @@ __global__ void __launch_bounds__(kSquare* kLanes) chunked_traceback(TraceParams
 
 }  // namespace
 
-std::optional<Alignment> align_gpu_chunked(Residues q, Residues t, const ScoringScheme& scheme, Mode mode,
-                                           int device) {
+std::optional<Alignment> chunked_alignment(Residues q, Residues t, const ScoringScheme& scheme, Mode mode, int device) {
   const long long m = static_cast<long long>(q.size()), n = static_cast<long long>(t.size());
   if (m == 0 || n == 0) return std::nullopt;
   GDP_CUDA_CHECK(cudaSetDevice(device));

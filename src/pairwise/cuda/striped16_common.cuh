@@ -6,12 +6,6 @@
 
 namespace gdp::pairwise::striped {
 
-__device__ __forceinline__ unsigned pair(int lo, int hi) {
-  return (static_cast<unsigned>(lo) & 0xffffu) | (static_cast<unsigned>(hi) << 16);
-}
-__device__ __forceinline__ int low(unsigned x) { return static_cast<int>(static_cast<short>(x & 0xffffu)); }
-__device__ __forceinline__ int high(unsigned x) { return static_cast<int>(x) >> 16; }
-
 // A step's inputs from the left and its overflow check, in both kernels:
 // lane 0's left edge for the next kBatch rows at the batch's first step
 // (when `batch_due`), from the tagged ring (loaded ahead, the next batch's

@@ -12,19 +12,10 @@
 #include "pairwise/pairwise.hpp"
 #include "pairwise/recurrence.hpp"
 #include "pairwise/shape.hpp"
+#include "pairwise/strip_plan.hpp"
 
 namespace gdp::pairwise::striped {
 
-constexpr int kLanes = 32;
-// Cols: the columns a lane keeps in registers (8 or 16; also 32 and 64 in the
-// 16-bit kernel); a warp's strip is kLanes * Cols columns wide, twice that
-// in the 16-bit kernel.
-constexpr int kMaxStripWidth = 2 * kLanes * 64;
-constexpr int kBatch = 8;                      // boundary rows passed between strips at a time
-constexpr int kWarpsPerBlock = 4;
-// Columns past the target score this: at most 0, so never better than a real one.
-template <int Cols>
-constexpr int kPadScore = Cols >= 16 ? -128 : -1000;
 constexpr unsigned kFull = 0xffffffffu;
 
 // f(std::integral_constant<int, 0>{}) .. f(std::integral_constant<int, N - 1>{}):
@@ -63,8 +54,6 @@ struct Params {
   long long padded_n;            // strips x strip width: a checkpoint row's length
   int* overflow;                 // 16-bit kernel: set to 1 when a score reached overflow_at; all warps then stop
   int overflow_at;
-  int full_fence;                // every lane fences its edge stores before the flag's release store
-  unsigned sleep_ns;             // pause between polls of a flag or a link's counter
 };
 
 using Kernel = void (*)(Params);
@@ -89,15 +78,13 @@ __device__ __forceinline__ int left_h(const Params& p, bool local, int i) {
 __device__ __forceinline__ unsigned long long flag_value(long long strip, int rows) {
   return (static_cast<unsigned long long>(strip) << 32) | static_cast<unsigned>(rows);
 }
-// Waits until the flag reaches `at_least`, polling every `sleep_ns`
-// nanoseconds or so (0: without pause). With an abort flag (the 16-bit
+// Waits until the flag reaches `at_least`. With an abort flag (the 16-bit
 // kernel's overflow), gives up once that is set and returns false.
 __device__ __forceinline__ bool wait_flag(unsigned long long* flag, unsigned long long at_least,
-                                          const int* abort = nullptr, unsigned sleep_ns = 0) {
+                                          const int* abort = nullptr) {
   ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> f(*flag);
   while (f.load(::cuda::memory_order_acquire) < at_least) {
     if (abort && *reinterpret_cast<const volatile int*>(abort)) return false;
-    if (sleep_ns) __nanosleep(sleep_ns);
   }
   return true;
 }
@@ -163,15 +150,22 @@ __device__ __forceinline__ Neighbours neighbours(const Params& p, long long s, B
   return nb;
 }
 
-// Waits until the counter reaches `at_least` (block scope, acquire),
-// pausing sleep_ns between polls.
-__device__ __forceinline__ bool wait_count(int* count, int at_least, const int* abort, unsigned sleep_ns) {
+// Waits until the counter reaches `at_least` (block scope, acquire).
+__device__ __forceinline__ bool wait_count(int* count, int at_least, const int* abort) {
   ::cuda::atomic_ref<int, ::cuda::thread_scope_block> c(*count);
   while (c.load(::cuda::memory_order_acquire) < at_least) {
     if (abort && *reinterpret_cast<const volatile int*>(abort)) return false;
-    if (sleep_ns) __nanosleep(sleep_ns);
   }
   return true;
+}
+
+// An acquire load of a link's counter whose value lane 0 has already
+// waited for: the lanes that then read or write the link's rows each
+// synchronise with the other warp's release themselves, so every access to
+// the rows is ordered by the memory model, not by the warp's lock-step.
+__device__ __forceinline__ void acquire_count(int& count) {
+  ::cuda::atomic_ref<int, ::cuda::thread_scope_block> c(count);
+  (void)c.load(::cuda::memory_order_acquire);
 }
 
 // The next strip for this warp, or -1 when there is none left (or the pass
@@ -204,7 +198,7 @@ __device__ __forceinline__ bool wait_free_slot(const Params& p, const Neighbours
   int ok = 1;
   const long long g = nb.out_group;
   if (nb.out_slot >= 0 && g >= p.slots && lane == 0)
-    ok = wait_flag(&p.flags[(g - p.slots + 1) % p.slots], flag_value(g - p.slots + 1, p.m), abort, p.sleep_ns);
+    ok = wait_flag(&p.flags[(g - p.slots + 1) % p.slots], flag_value(g - p.slots + 1, p.m), abort);
   return __shfl_sync(kFull, ok, 0);
 }
 
@@ -228,9 +222,10 @@ __device__ __forceinline__ bool load_left_batch(const Params& p, bool local, con
   const int upto = min(step + kBatch, p.m);
   int ready = 1;
   if (nb.in_link) {
-    if (lane == 0) ready = wait_count(&nb.in_link->published, upto, abort, p.sleep_ns);
+    if (lane == 0) ready = wait_count(&nb.in_link->published, upto, abort);
     if (!__shfl_sync(kFull, ready, 0)) return false;
     if (lane < kBatch && row <= p.m) {
+      acquire_count(nb.in_link->published);  // each reading lane's own acquire of the rows lane 0 saw published
       const int2 v = nb.in_link->rows[(row - 1) % kLinkRows];
       in_h = v.x;
       in_e = v.y;
@@ -242,8 +237,9 @@ __device__ __forceinline__ bool load_left_batch(const Params& p, bool local, con
     }
     return true;
   }
-  if (lane == 0) ready = wait_flag(&p.flags[nb.in_slot], flag_value(nb.in_group, upto), abort, p.sleep_ns);
+  if (lane == 0) ready = wait_flag(&p.flags[nb.in_slot], flag_value(nb.in_group, upto), abort);
   if (!__shfl_sync(kFull, ready, 0)) return false;
+  __syncwarp();  // orders the other lanes' reads after lane 0's acquire
   if (lane < kBatch && row <= p.m) {
     const int2 v = __ldcg(&p.ring[nb.in_slot * p.m + row - 1]);
     in_h = v.x;
@@ -295,7 +291,6 @@ __device__ __forceinline__ bool take_tagged_batch(const Params& p, const Neighbo
       if (lane == 0) stop = *reinterpret_cast<const volatile int*>(abort);
       if (__shfl_sync(kFull, stop, 0)) return false;
     }
-    if (p.sleep_ns) __nanosleep(p.sleep_ns);
   }
   in_h = static_cast<short>(ahead & 0xffffu);
   in_e = static_cast<short>((ahead >> 16) & 0xffffu);
@@ -316,9 +311,12 @@ __device__ __forceinline__ bool publish_edge(const Params& p, const Neighbours& 
   }
   if (nb.out_link) {
     int ready = 1;  // the rows kLinkRows before these have been read
-    if (lane == 0) ready = wait_count(&nb.out_link->consumed, r - kLinkRows, abort, p.sleep_ns);
+    if (lane == 0) ready = wait_count(&nb.out_link->consumed, r - kLinkRows, abort);
     if (!__shfl_sync(kFull, ready, 0)) return false;
-    if (lane < kBatch && base + lane < r) nb.out_link->rows[(base + lane) % kLinkRows] = make_int2(out_h, out_e);
+    if (lane < kBatch && base + lane < r) {
+      acquire_count(nb.out_link->consumed);  // each writing lane's own acquire: the reads of these slots are done
+      nb.out_link->rows[(base + lane) % kLinkRows] = make_int2(out_h, out_e);
+    }
     __threadfence_block();
     __syncwarp();
     if (lane == 0) {
@@ -335,7 +333,7 @@ __device__ __forceinline__ bool publish_edge(const Params& p, const Neighbours& 
   } else {
     if (lane < kBatch && base + lane < r) __stcg(&p.ring[nb.out_slot * p.m + base + lane], make_int2(out_h, out_e));
   }
-  if (p.full_fence) __threadfence();
+  __threadfence();
   __syncwarp();
   if (lane == 0) {
     ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> flag(p.flags[nb.out_slot]);
@@ -356,18 +354,13 @@ __device__ __forceinline__ bool gather_and_publish(const Params& p, const Neighb
   return publish_edge<Tagged>(p, nb, lane, r, out_h, out_e, abort);
 }
 
-// One row of a lane's columns: recurrence.hpp's update_cell, in DPX form.
-// `f` holds F(i, c) on entry and F(i+1, c) on return. Along the row only E
-// depends on the cell before: with A = max(diag + s, F[, 0]) and H =
-// max(A, E), E(c+1) = max(E(c) - extend, H(c) - open - extend) equals
-// max(E(c) - extend, A(c) - open - extend), because E(c) - open - extend
-// never beats E(c) - extend (open >= 0). So one instruction a column is on
-// the row's critical path instead of four. With LastRow, H and F of the row
-// go to device memory. With Dirs (the traceback's recomputation), `dirs`
-// gets 4 bits a cell, cell c at bits 4c..4c+3: where H came from
-// (kFromDiag, kFromE, kFromF, kFromZero), whether E opened here (kEOpen)
-// and whether F did (kFOpen); `f_open` carries each column's F-opened bit
-// from one row to the next.
+// One row of a lane's columns: recurrence.hpp's update_cell_from_a, the
+// E-from-A form of update_cell. `f` holds F(i, c) on entry and F(i+1, c)
+// on return. With LastRow, H and F of the row go to device memory. With
+// Dirs (the traceback's recomputation), `dirs` gets 4 bits a cell, cell c
+// at bits 4c..4c+3: where H came from (kFromDiag, kFromE, kFromF,
+// kFromZero), whether E opened here (kEOpen) and whether F did (kFOpen);
+// `f_open` carries each column's F-opened bit from one row to the next.
 constexpr unsigned kFromDiag = 0, kFromE = 1, kFromF = 2, kFromZero = 3, kEOpen = 4, kFOpen = 8;
 
 template <int Cols, bool Local, bool LastRow, bool Dirs = false>
@@ -379,11 +372,8 @@ __device__ __forceinline__ void lane_row(int (&hp)[Cols], int (&f)[Cols], const 
   unsigned word = 0, next_f_open = 0;
 #pragma unroll
   for (int c = 0; c < Cols; ++c) {
-    e = __viaddmax_s32(e, -p.extend, e_open);
     const int fc = f[c];
-    const int a = Local ? __viaddmax_s32_relu(diag, sc[c], fc) : __viaddmax_s32(diag, sc[c], fc);
-    e_open = a - p.open_extend;
-    const int h = max(a, e);
+    const int h = update_cell_from_a<Local>(diag, sc[c], e, e_open, f[c], GapCosts{p.open_extend, p.extend});
     if constexpr (Dirs) {
       const unsigned from = Local && h == 0 ? kFromZero : h == diag + sc[c] ? kFromDiag : h == e ? kFromE : kFromF;
       const unsigned bits = from | (e == hoe ? kEOpen : 0u) | ((*f_open >> c) & 1u ? kFOpen : 0u);
@@ -393,7 +383,6 @@ __device__ __forceinline__ void lane_row(int (&hp)[Cols], int (&f)[Cols], const 
     hp[c] = h;
     hoe = h - p.open_extend;
     if constexpr (Dirs) next_f_open |= (hoe >= fc - p.extend ? 1u : 0u) << c;
-    f[c] = __viaddmax_s32(fc, -p.extend, hoe);
     if constexpr (LastRow) {
       if (j0 + c < p.n) {
         p.last_h[j0 + c + 1] = h;
@@ -454,24 +443,9 @@ struct Kept {
   int rows = 0;                       // checkpoint spacing
 };
 
-// The kept pass's geometry: 8 columns a lane, a checkpoint every 256 rows.
-constexpr int kKeptCols = 8;
-constexpr int kKeptWidth = kLanes * kKeptCols;
-constexpr int kKeptRows = 256;
-
-// Device memory a kept pass of m x n needs beyond an ordinary one.
-inline long long kept_bytes(long long m, long long n) {
-  const long long strips = (n + kKeptWidth - 1) / kKeptWidth;
-  return (strips * m + (m / kKeptRows) * strips * kKeptWidth) * 8;
-}
-
 }  // namespace gdp::pairwise::striped
 
 namespace gdp::pairwise {
-struct GpuTuning;
-// score_pass_gpu, keeping what the traceback needs in `kept` (striped_score.cu).
 // Adds to gpu_stats()'s kernel seconds (and traceback seconds).
 void add_gpu_kernel_time(double seconds, bool traceback);
-PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
-                        LastRow last_row, GpuTuning tuning, striped::Kept* kept);
 }  // namespace gdp::pairwise

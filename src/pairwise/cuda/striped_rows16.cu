@@ -119,13 +119,11 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_rows16(Params 
 #pragma unroll
         for (int b = 0; b < 4; ++b) {
           const int c = 4 * q + b;
-          a[c] = __viaddmax_s16x2(fs[c], minus_oe, __viaddmax_s16x2(diag, sc[b], 0u));
+          a[c] = a_s16x2(diag, sc[b], fs[c], minus_oe);
           diag = hp[c];
         }
       }
-      unsigned x = a[0];
-#pragma unroll
-      for (int c = 1; c < Cols; ++c) x = __viaddmax_s16x2(x, minus_ext, a[c]);
+      unsigned x = es_out_s16x2(a, minus_ext);
       // 2. The scan: lane 0's low half takes the strip's left es in.
       x = __viaddmax_s16x2(lane == 0 ? pair(left_es, 0) : 0u, lane_decay, x);
 #pragma unroll
@@ -136,12 +134,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_rows16(Params 
       if (lane == 0) es = pair(left_es, low(low_out));
       // 3. es, H and F along my columns.
 #pragma unroll
-      for (int c = 0; c < Cols; ++c) {
-        const unsigned h = __viaddmax_s16x2(es, minus_oe, a[c]);
-        es = __viaddmax_s16x2(es, minus_ext, a[c]);
-        fs[c] = __viaddmax_s16x2(fs[c], minus_ext, h);
-        hp[c] = h;
-      }
+      for (int c = 0; c < Cols; ++c) hp[c] = finish_s16x2(a[c], es, fs[c], minus_oe, minus_ext);
 
       const unsigned row_max = row_max16(hp);
       if (any_better16(row_max, best)) note_better16(p, hp, row_max, true, i, ja, true, i, jb, best);

@@ -35,30 +35,21 @@ __device__ __forceinline__ unsigned pack_scores(unsigned a, unsigned b) {
   return r;
 }
 
-// One row of both halves: update_cell (recurrence.hpp) for local alignment,
-// two cells an instruction, five instructions a column. E and F are carried
-// plus open + extend (es = E + oe, fs = F + oe), which turns both updates
-// into one instruction each: fs(i+1) = max(fs - extend, H) and, along the
-// row, es(c+1) = max(es(c) - extend, A(c)) with A = max(diag + s, F, 0).
-// The second holds because H(c) = max(A(c), E(c)) and E(c) <= es(c) - extend
-// (open >= 0). So only es is carried from column to column: one instruction
-// a column on the row's critical path, where E(c+1) from H(c) took four.
-// Local scores make A >= 0, so es and fs stay >= 0 and nothing needs a floor.
-// `fs` holds fs(i, c) on entry and fs(i+1, c) on exit; `es` holds es of the
-// lane's first column on entry and of the next lane's first column on exit.
+// One row of both halves: recurrence.hpp's update_cell_s16x2 for local
+// alignment, two cells an instruction, five instructions a column (E and F
+// carried plus open + extend; es from A, so one instruction a column lies
+// on the row's critical path). `fs` holds fs(i, c) on entry and
+// fs(i+1, c) on exit; `es` holds es of the lane's first column on entry
+// and of the next lane's first column on exit.
 template <int Cols>
 __device__ __forceinline__ void lane_row16(unsigned (&hp)[Cols], unsigned (&fs)[Cols], const unsigned (&sc)[Cols],
                                            unsigned& es, unsigned diag, unsigned minus_open_extend,
                                            unsigned minus_extend) {
 #pragma unroll
   for (int c = 0; c < Cols; ++c) {
-    const unsigned fc = fs[c];
-    const unsigned a = __viaddmax_s16x2(fc, minus_open_extend, __viaddmax_s16x2(diag, sc[c], 0u));  // max(diag + s, F, 0)
-    const unsigned h = __viaddmax_s16x2(es, minus_open_extend, a);                                 // max(A, E)
-    es = __viaddmax_s16x2(es, minus_extend, a);
+    const unsigned h = update_cell_s16x2(diag, sc[c], es, fs[c], minus_open_extend, minus_extend);
     diag = hp[c];
     hp[c] = h;
-    fs[c] = __viaddmax_s16x2(fc, minus_extend, h);
   }
 }
 

@@ -1,0 +1,33 @@
+// The GPU entry points: the .cu files' functions where this build has CUDA;
+// without it, the pass says so and the traceback declines.
+#include "pairwise/cuda/gpu_pass.hpp"
+
+#include "core/build.hpp"
+#include "core/error.hpp"
+
+namespace gdp::pairwise {
+
+GpuStats& gpu_stats_counters() {
+  static GpuStats s;
+  return s;
+}
+
+GpuStats gpu_stats() { return gpu_stats_counters(); }
+
+PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
+                          LastRow last_row, GpuTuning tuning) {
+  if constexpr (have_cuda)
+    return striped_pass(q, t, scheme, shape, device, last_row, tuning, nullptr);
+  else
+    throw RunError(no_cuda_message);
+}
+
+std::optional<Alignment> align_gpu_chunked(Residues q, Residues t, const ScoringScheme& scheme, Mode mode,
+                                           int device) {
+  if constexpr (have_cuda)
+    return chunked_alignment(q, t, scheme, mode, device);
+  else
+    return std::nullopt;
+}
+
+}  // namespace gdp::pairwise

@@ -1,0 +1,59 @@
+#include "pairwise/gpu_tuning.hpp"
+
+#include "core/build.hpp"
+
+namespace gdp::pairwise {
+
+namespace {
+constexpr KernelVariant kVariants[] = {
+    {"sw_striped_s32_c8", KernelKind::s32, 8},
+    {"sw_striped_s32_c16", KernelKind::s32, 16},
+    {"sw_striped_s16_diag_c8", KernelKind::s16_diagonal, 8},
+    {"sw_striped_s16_diag_c16", KernelKind::s16_diagonal, 16},
+    {"sw_striped_s16_diag_c32", KernelKind::s16_diagonal, 32},
+    {"sw_striped_s16_diag_c64", KernelKind::s16_diagonal, 64},
+    {"sw_striped_s16_rows_c8", KernelKind::s16_rows, 8},
+    {"sw_striped_s16_rows_c16", KernelKind::s16_rows, 16},
+    {"sw_striped_s16_rows_c32", KernelKind::s16_rows, 32},
+    {"sw_striped_s16_rows_c64", KernelKind::s16_rows, 64},
+};
+}  // namespace
+
+std::span<const KernelVariant> kernel_variants() {
+  if constexpr (have_cuda) return kVariants;
+  return {};
+}
+
+GpuTuning tuning_for(const KernelVariant& v, GpuTuning base) {
+  base.lane_columns = v.lane_columns;
+  base.bits = v.kind == KernelKind::s32 ? 32 : 0;
+  base.kernel16 = v.kind == KernelKind::s16_rows ? Kernel16::rows : Kernel16::diagonal;
+  return base;
+}
+
+const std::array<TuneKey<GpuTuning>, 8> gpu_tune_keys{{
+    {"kernel", "a score kernel by name (sw_striped_s32_c8, sw_striped_s16_diag_c64, ...)",
+     [](GpuTuning& t, std::string_view v) {
+       for (const KernelVariant& k : kVariants)
+         if (k.name == v) return void(t = tuning_for(k, t));
+       throw InputError("--tune kernel=" + std::string(v) + ": no such kernel");
+     }},
+    {"bits", "32: no 16-bit pass", [](GpuTuning& t, std::string_view v) { t.bits = static_cast<int>(tune_int("bits", v, 0, 32)); }},
+    {"lane_columns", "8, 16, 32 or 64 columns a lane",
+     [](GpuTuning& t, std::string_view v) { t.lane_columns = static_cast<int>(tune_int("lane_columns", v, 0, 64)); }},
+    {"kernel16", "diagonal or rows",
+     [](GpuTuning& t, std::string_view v) {
+       if (v != "diagonal" && v != "rows") throw InputError("--tune kernel16 takes diagonal or rows");
+       t.kernel16 = v == "rows" ? Kernel16::rows : Kernel16::diagonal;
+     }},
+    {"group", "1: every strip hands over through device memory",
+     [](GpuTuning& t, std::string_view v) { t.group = static_cast<int>(tune_int("group", v, 0, 4)); }},
+    {"blocks_per_sm", "blocks an SM",
+     [](GpuTuning& t, std::string_view v) { t.blocks_per_sm = static_cast<int>(tune_int("blocks_per_sm", v, 0, 64)); }},
+    {"max_slots", "ring slots at most",
+     [](GpuTuning& t, std::string_view v) { t.max_slots = tune_int("max_slots", v, 0, 1LL << 40); }},
+    {"piece_columns", "target columns a launch",
+     [](GpuTuning& t, std::string_view v) { t.piece_columns = tune_int("piece_columns", v, 0, 1LL << 40); }},
+}};
+
+}  // namespace gdp::pairwise

@@ -1,0 +1,64 @@
+#pragma once
+// The GPU engine's tuning and its kernels, in plain C++: the defaults
+// choose by the shape; tests and benchmarks (gpu-sw --tune key=value, the
+// keys of gpu_tune_keys) force a choice. Nothing is read from the
+// environment.
+#include <array>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "core/tune.hpp"
+
+namespace gdp::pairwise {
+
+// Which 16-bit score kernel runs: the diagonal one (striped_score16.cu, a
+// warp on 64 rows at once) or the row one (striped_rows16.cu, a warp on one
+// row, its E carried across by a scan).
+enum class Kernel16 { choose, diagonal, rows };
+
+struct GpuTuning {
+  // > 0 caps the ring of boundary columns between strips, so that tests can
+  // make strips wait for free slots on small inputs.
+  long long max_slots = 0;
+  // Columns a lane keeps in registers: 8 or 16 (16 only with scores within
+  // +-127), or 32 or 64 (the 16-bit kernels; 16 in the 32-bit one); 0
+  // chooses by the target's length.
+  int lane_columns = 0;
+  // 0: local score passes run with two 16-bit cells a register where the
+  // scores fit (8-bit substitution scores), again in 32 bits if a score
+  // reaches the 16-bit range; 32: always 32 bits.
+  int bits = 0;
+  // Warps of a block that sweep neighbouring strips and hand their edges
+  // over in shared memory: 0 chooses (4 for score passes, 1 for the
+  // traceback's kept pass); 1: every strip hands over through device memory.
+  int group = 0;
+  // > 0: score passes take the target in pieces of about this many columns
+  // (whole strips), one launch each, as targets of 2^31 letters or more, or
+  // too long for the device's memory, always are.
+  long long piece_columns = 0;
+  // choose: the row kernel where the diagonal one's wavefront would take
+  // much of the run to fill (strip_plan.cpp: use_rows16), else the diagonal one.
+  Kernel16 kernel16 = Kernel16::choose;
+  // > 0: blocks an SM, at most what fits; 0: as many as the wavefront keeps busy.
+  int blocks_per_sm = 0;
+};
+
+// The score kernels, each by a systematic name: sw_striped_s32_c8 (the
+// 32-bit kernel, 8 columns a lane), sw_striped_s16_diag_c64, ... The [gpu]
+// tests run every row against the oracle, so a kernel added here is tested.
+enum class KernelKind { s32, s16_diagonal, s16_rows };
+struct KernelVariant {
+  std::string_view name;
+  KernelKind kind;
+  int lane_columns;
+};
+// This build's kernels: empty without CUDA.
+std::span<const KernelVariant> kernel_variants();
+// A tuning that makes every pass the variant can run use it.
+GpuTuning tuning_for(const KernelVariant& v, GpuTuning base = {});
+
+// The keys of gpu-sw's --tune.
+extern const std::array<TuneKey<GpuTuning>, 8> gpu_tune_keys;
+
+}  // namespace gdp::pairwise

@@ -1,0 +1,159 @@
+#include "pairwise/strip_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+namespace gdp::pairwise::striped {
+namespace {
+
+// Wider lanes cut the per-step overhead; 8 columns give more strips, which
+// narrow matrices need to fill the GPU. From 10^6 target letters on, 16
+// columns (32 in the 16-bit kernels) measured faster, and 64 in the 16-bit
+// kernels from kWideLanesFrom on (bench/RESULTS.md, sixth round). 32 and
+// 64 asked of the 32-bit kernel mean 16.
+constexpr long long kWideLanesFrom = 3000000;
+int lane_columns(long long n, int max_abs_score, int asked, bool sixteen) {
+  if (max_abs_score > 127) return 8;  // the wider profiles hold 8-bit scores
+  if (asked >= 32 && !sixteen) asked = 16;
+  if (asked == 8 || asked == 16 || asked == 32 || asked == 64) return asked;
+  if (n < 1000000) return 8;
+  if (!sixteen) return 16;
+  return n < kWideLanesFrom ? 32 : 64;
+}
+
+// Steps a strip starts after the one on its left: as many rows as the
+// warp's wavefront is deep, plus a batch (the row kernel's edge is out at
+// once; 4 steps stand for the hand-over).
+constexpr long long kLag32 = kLanes + kBatch, kDiagonalLag = 2 * kLanes + kBatch, kRowLag = kBatch + 4;
+
+// A strip starts about `lag` steps after the one on its left, so a query
+// of m rows keeps about m / lag warps busy. Warps beyond that only wait
+// for their left neighbour, and slow the busy ones on their SM: blocks an
+// SM are capped so that the warps number about 0.85 of m / lag, and 0.40
+// with the diagonal kernel's 64 columns a lane, whose 254 registers run
+// best one block an SM (bench/RESULTS.md, fifth and sixth rounds).
+long long busy_blocks_of(long long m, KernelKind kind, int cols) {
+  const long long lag = kind == KernelKind::s16_rows ? kRowLag : kind == KernelKind::s16_diagonal ? kDiagonalLag : kLag32;
+  const long long busy_share = cols == 64 && kind == KernelKind::s16_diagonal ? 40 : 85;
+  return m * busy_share / (100 * lag * kWarpsPerBlock);
+}
+
+// Which 16-bit kernel. The diagonal one's strips start kDiagonalLag (72)
+// steps after the one on their left, so its wavefront takes
+// min(strips, warps) x 72 steps to fill, against m steps a strip in
+// strips / warps rounds (warps: one block an SM). Where that fill is more
+// than 0.3 of the run, the row kernel, whose strips start a batch after
+// their neighbour, is faster if its profile (twice the diagonal one's)
+// lets it keep the columns a lane; where the fill is longer than the run,
+// even with fewer (bench/RESULTS.md, seventh round).
+bool use_rows16(Kernel16 asked, long long m, long long n, int cols_diagonal, int cols_rows, int sms) {
+  if (asked != Kernel16::choose) return asked == Kernel16::rows;
+  const double strips = std::ceil(static_cast<double>(n) / (2 * kLanes * cols_diagonal));
+  const double warps = static_cast<double>(kWarpsPerBlock) * sms, lag = kDiagonalLag;
+  const double fill = std::min(strips, warps) * lag / (static_cast<double>(m) * std::max(1.0, strips / warps));
+  return fill > 1 || (fill > 0.3 && cols_rows == cols_diagonal);
+}
+
+// The row kernel's columns a lane, unless asked. A run takes about
+// m x rounds + min(strips, warps) x lag steps (rounds: strips / warps, at
+// least 1; warps: one block an SM). Wider lanes make fewer strips, so fewer
+// rounds and a shorter fill, but longer steps. The cycles a step are the
+// H100's in a chain of 32 strips (bench/RESULTS.md, seventh round); only
+// their ratios matter here. Up to `widest` columns (what the profile lets fit).
+int row_kernel_columns(long long m, long long n, int widest, int sms) {
+  constexpr std::pair<int, double> step_cycles[] = {{8, 973}, {16, 1189}, {32, 1329}, {64, 1738}};
+  const double warps = static_cast<double>(kWarpsPerBlock) * sms, lag = kRowLag;
+  int best = 8;
+  double best_time = 0;
+  for (const auto& [cols, cycles] : step_cycles) {
+    if (cols > widest) break;
+    const double strips = std::ceil(static_cast<double>(n) / (2 * kLanes * cols));
+    const double time = (static_cast<double>(m) * std::max(1.0, strips / warps) + std::min(strips, warps) * lag) * cycles;
+    if (cols == 8 || time < best_time) best = cols, best_time = time;
+  }
+  return best;
+}
+
+}  // namespace
+
+KernelPlan plan_kernel(const PassRequest& r, const GpuTuning& tuning, const DeviceLimits& d) {
+  // Two 16-bit cells a register where they can hold the scores: local
+  // alignment's score and end cell, with 8-bit substitution scores.
+  const bool sixteen = tuning.bits != 32 && r.local && r.anywhere && !r.last_h && !r.last_f && !r.kept &&
+                       r.max_abs_score <= 127;
+  auto strip_width_of = [&](int columns) { return (sixteen ? 2 : 1) * kLanes * static_cast<long long>(columns); };
+  // A block's profiles in shared memory: a row a query letter, a byte a
+  // column (two with 8 columns in 32 bits, and in the row kernel, whose
+  // profile holds the two halves' scores packed).
+  auto profile_shared = [&](int columns, bool packed) {
+    const std::size_t bytes = packed ? 2 : sixteen || columns >= 16 ? 1 : 2;
+    return static_cast<std::size_t>(kWarpsPerBlock) * static_cast<std::size_t>(r.profile_rows) *
+           static_cast<std::size_t>(strip_width_of(columns)) * bytes;
+  };
+  // 64 columns a lane take 4 KiB of profile a letter and warp (8 in the
+  // row kernel): a query of many letters (protein) takes fewer, whose
+  // profile fits.
+  auto fitting = [&](int columns, bool packed) {
+    while (columns > 8 && profile_shared(columns, packed) > d.shared_per_block) columns /= 2;
+    return columns;
+  };
+  const int asked = r.kept ? kKeptCols : lane_columns(r.n, r.max_abs_score, tuning.lane_columns, sixteen);
+  const int cols_diagonal = fitting(asked, false), cols_rows = fitting(asked, true);
+  KernelPlan k;
+  k.kind = !sixteen ? KernelKind::s32
+           : use_rows16(tuning.kernel16, r.m, r.n, cols_diagonal, cols_rows, d.sms) ? KernelKind::s16_rows
+                                                                                      : KernelKind::s16_diagonal;
+  const bool rows = k.kind == KernelKind::s16_rows;
+  const bool columns_asked = tuning.lane_columns != 0;
+  k.lane_columns = !rows         ? cols_diagonal
+                   : columns_asked ? cols_rows
+                                   : row_kernel_columns(r.m, r.n, fitting(64, true), d.sms);
+  k.strip_width = strip_width_of(k.lane_columns);
+  k.shared_bytes = profile_shared(k.lane_columns, rows);
+  return k;
+}
+
+GridPlan plan_grid(const PassRequest& r, const KernelPlan& k, const GpuTuning& tuning, const DeviceLimits& d, int fit,
+                   std::size_t free_bytes) {
+  GridPlan g;
+  // Blocks an SM: no more than the wavefront keeps busy, unless asked.
+  const long long busy_blocks = busy_blocks_of(r.m, k.kind, k.lane_columns);
+  g.blocks_per_sm = static_cast<int>(std::clamp<long long>(busy_blocks / d.sms, 1, fit));
+  if (tuning.blocks_per_sm > 0) g.blocks_per_sm = std::clamp(tuning.blocks_per_sm, 1, fit);
+
+  // A target of 2^31 letters or more goes through in pieces of whole
+  // strips, one launch each, the right edge of one the left edge of the
+  // next (tests ask for small pieces through tuning.piece_columns).
+  const long long w = k.strip_width;
+  long long piece = r.kept ? r.n : ((1LL << 31) - 2 * kMaxStripWidth) / w * w;
+  if (!r.kept && tuning.piece_columns > 0) piece = std::max(w, tuning.piece_columns / w * w);
+  g.piece = std::min(piece, r.n);
+
+  g.strips = (g.piece + w - 1) / w;
+  g.blocks = std::min<long long>(static_cast<long long>(g.blocks_per_sm) * d.sms, (g.strips + kWarpsPerBlock - 1) / kWarpsPerBlock);
+  const long long warps = g.blocks * kWarpsPerBlock;
+  // Groups of strips that one block sweeps, handing over in shared memory
+  // (the kept pass keeps every strip's edge in the ring instead).
+  g.group = tuning.group == 1 || r.kept ? 1 : kWarpsPerBlock;
+  const long long groups = (g.strips + g.group - 1) / g.group;
+  // Ring slots: twice the groups in flight keeps producers from waiting for
+  // a free slot; the ring takes at most a quarter of the free memory.
+  const long long column_bytes = r.m * 8;
+  const long long affordable = static_cast<long long>(free_bytes / 4) / column_bytes;
+  g.slots = std::min({groups, 2 * warps / g.group, affordable});
+  if (tuning.max_slots > 0) g.slots = std::min(g.slots, std::max(tuning.max_slots, 2LL));
+  if (r.kept) g.slots = g.strips;  // every strip's edge stays for the traceback
+  g.fits = g.slots >= 1 && (groups == 1 || g.slots >= 2);
+  return g;
+}
+
+long long piece_within(const PassRequest& r, const KernelPlan& k, long long piece, std::size_t free_bytes) {
+  if (r.kept) return piece;
+  const long long bytes = 2 + (wants_row(r) ? 4 : 0) + (r.last_f ? 4 : 0);
+  const long long room = static_cast<long long>(free_bytes) / 2 / bytes / k.strip_width * k.strip_width;
+  if (room >= piece) return piece;
+  return room < k.strip_width ? 0 : room;
+}
+
+}  // namespace gdp::pairwise::striped

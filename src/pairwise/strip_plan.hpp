@@ -1,0 +1,90 @@
+#pragma once
+// Planning a striped score pass, in plain C++ (tested without a GPU): which
+// kernel, its columns a lane, shared memory, blocks, strips a group, ring
+// slots and pieces of the target. The run step (cuda/striped_score.cu) only
+// queries the device, allocates, fills the parameters and launches.
+#include <cstddef>
+
+#include "pairwise/gpu_tuning.hpp"
+
+namespace gdp::pairwise::striped {
+
+// The kernels' geometry, shared with the device code.
+constexpr int kLanes = 32;
+constexpr int kBatch = 8;  // boundary rows passed between strips at a time
+constexpr int kWarpsPerBlock = 4;
+// A warp's strip is kLanes * Cols columns wide, twice that in 16 bits; Cols
+// is at most 64.
+constexpr int kMaxStripWidth = 2 * kLanes * 64;
+// Columns past the target score this: at most 0, so never better than a real
+// one (16 columns a lane and more keep 8-bit profiles).
+template <int Cols>
+constexpr int kPadScore = Cols >= 16 ? -128 : -1000;
+// The kept pass (the chunked traceback's phase 1): 8 columns a lane, a
+// checkpoint row every 256 rows.
+constexpr int kKeptCols = 8;
+constexpr int kKeptWidth = kLanes * kKeptCols;
+constexpr int kKeptRows = 256;
+
+// Device memory a kept pass of m x n needs beyond an ordinary one.
+inline long long kept_bytes(long long m, long long n) {
+  const long long strips = (n + kKeptWidth - 1) / kKeptWidth;
+  return (strips * m + (m / kKeptRows) * strips * kKeptWidth) * 8;
+}
+
+// What a pass asks for.
+struct PassRequest {
+  long long m = 0, n = 0;  // query (rows) and target (columns) letters
+  int max_abs_score = 0;   // the substitution matrix's largest |score|
+  int profile_rows = 0;    // letters the profile holds a row for
+  bool local = false;
+  bool anywhere = false;   // End::anywhere: the best cell of the matrix
+  bool last_h = false;     // H of row m wanted (Myers-Miller)
+  bool last_f = false;     // F of row m wanted
+  bool kept = false;       // keep edges and checkpoints for the traceback
+};
+
+// What the planner needs to know of the device.
+struct DeviceLimits {
+  int sms = 0;
+  std::size_t shared_per_block = 0;  // opt-in shared memory a block
+};
+
+// The kernel: the first half of a plan, before the occupancy is known.
+struct KernelPlan {
+  KernelKind kind = KernelKind::s32;
+  int lane_columns = 8;
+  long long strip_width = 0;  // columns a warp's strip
+  std::size_t shared_bytes = 0;  // the profiles of a block
+  bool sixteen() const { return kind != KernelKind::s32; }
+};
+
+// The kernel a pass runs (the tuning forces parts of the choice).
+KernelPlan plan_kernel(const PassRequest& r, const GpuTuning& tuning, const DeviceLimits& d);
+
+// The grid: the second half, once the device says how many blocks of the
+// kernel fit an SM (`fit`, at least 1). `free_bytes`: device memory free
+// for the ring, counting what an earlier pass's ring holds.
+struct GridPlan {
+  int blocks_per_sm = 1;
+  long long piece = 0;     // target columns a launch (whole strips), before memory limits
+  long long strips = 0;    // of the first piece
+  long long blocks = 0;
+  int group = 1;           // strips a block sweeps together
+  long long slots = 0;     // ring slots
+  bool fits = true;        // false: too little memory for the ring
+};
+GridPlan plan_grid(const PassRequest& r, const KernelPlan& k, const GpuTuning& tuning, const DeviceLimits& d, int fit,
+                   std::size_t free_bytes);
+
+// Target columns a launch once the ring is allocated: the planned piece, or
+// fewer where the target's per-column buffers would take more than half of
+// `free_bytes` (free memory, counting those buffers of an earlier pass). 0:
+// not even one strip fits.
+long long piece_within(const PassRequest& r, const KernelPlan& k, long long piece, std::size_t free_bytes);
+
+// Whether a pass needs row m's H from the device: the whole row, or the
+// corner, for every end but End::anywhere.
+inline bool wants_row(const PassRequest& r) { return r.last_h || !r.anywhere; }
+
+}  // namespace gdp::pairwise::striped

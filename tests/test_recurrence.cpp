@@ -1,0 +1,130 @@
+// The kernels' rewritten forms of the affine cell (recurrence.hpp) against
+// the plain form the oracle runs, on rows of random cells.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "pairwise/recurrence.hpp"
+
+namespace gdp::pairwise {
+namespace {
+
+constexpr int kCols = 16;
+
+// A row of kCols cells by the plain form: H of the row, E after each cell,
+// and F of the row and of the row below.
+struct PlainRow {
+  int h[kCols], e[kCols], f[kCols], f_below[kCols];
+};
+
+template <bool Local>
+PlainRow plain_row(const int (&h_above)[kCols], const int (&f_above)[kCols], const int (&sub)[kCols], int diag,
+                   int left_h, int e_in, GapCosts g) {
+  PlainRow r{};
+  int e = e_in, left = left_h;
+  for (int c = 0; c < kCols; ++c) {
+    int f = f_above[c];
+    r.h[c] = update_cell<Local>(diag, h_above[c], left, sub[c], e, f, g);
+    r.e[c] = e;
+    r.f[c] = f;
+    r.f_below[c] = max2(f - g.extend, r.h[c] - g.open_extend);
+    diag = h_above[c];
+    left = r.h[c];
+  }
+  return r;
+}
+
+template <bool Local>
+void check_from_a(std::mt19937& rng) {
+  std::uniform_int_distribution<int> value(-5000, 5000), score(-1000, 1000), open(0, 40), extend(0, 20), coin(0, 7);
+  const int gap_open = open(rng), gap_extend = extend(rng);
+  const GapCosts g{gap_open + gap_extend, gap_extend};
+  int h_above[kCols], f_above[kCols], sub[kCols];
+  for (int c = 0; c < kCols; ++c) {
+    h_above[c] = Local ? std::abs(value(rng)) : value(rng);
+    f_above[c] = coin(rng) == 0 ? neg_inf : value(rng);
+    sub[c] = score(rng);
+  }
+  const int diag = Local ? std::abs(value(rng)) : value(rng), left_h = Local ? std::abs(value(rng)) : value(rng);
+  const int e_in = coin(rng) == 0 ? neg_inf : value(rng);
+  const PlainRow want = plain_row<Local>(h_above, f_above, sub, diag, left_h, e_in, g);
+
+  // The rewrite carries F(i, c) in, from the row above's update.
+  int e = e_in, e_open = left_h - g.open_extend, d = diag;
+  for (int c = 0; c < kCols; ++c) {
+    int f = max2(f_above[c] - g.extend, h_above[c] - g.open_extend);
+    REQUIRE(f == want.f[c]);
+    const int h = update_cell_from_a<Local>(d, sub[c], e, e_open, f, g);
+    REQUIRE(h == want.h[c]);
+    REQUIRE(e == want.e[c]);
+    REQUIRE(f == want.f_below[c]);
+    d = h_above[c];
+  }
+}
+
+TEST_CASE("the E-from-A rewrite equals the plain cell on random rows", "[recurrence]") {
+  std::mt19937 rng(11);
+  for (int round = 0; round < 2000; ++round) {
+    check_from_a<true>(rng);
+    check_from_a<false>(rng);
+  }
+}
+
+// Two independent local rows at once, one a 16-bit half, each against the
+// plain form: values as large as the kernels let them grow before they
+// rerun in 32 bits, 8-bit substitution scores.
+TEST_CASE("the 16-bit pair form equals the plain cell on random local rows", "[recurrence]") {
+  std::mt19937 rng(12);
+  std::uniform_int_distribution<int> value(0, 30000), score(-128, 127), open(0, 40), extend(0, 20), coin(0, 7);
+  for (int round = 0; round < 2000; ++round) {
+    const int gap_open = open(rng), gap_extend = extend(rng);
+    const GapCosts g{gap_open + gap_extend, gap_extend};
+    const unsigned minus_oe = pair(-g.open_extend, -g.open_extend), minus_ext = pair(-g.extend, -g.extend);
+    PlainRow want[2];
+    unsigned fs[kCols], sub[kCols], h_above[kCols], es = 0, diag = 0;
+    int hs[2][kCols], fa[2][kCols], sb[2][kCols], e_first[2];
+    for (int half = 0; half < 2; ++half) {
+      for (int c = 0; c < kCols; ++c) {
+        hs[half][c] = coin(rng) == 0 ? 0 : value(rng);
+        fa[half][c] = value(rng) - g.open_extend;  // fs >= 0: F is never below -oe in local alignment
+        sb[half][c] = score(rng);
+      }
+      const int d = value(rng), left_h = value(rng), e_in = value(rng) - g.open_extend;
+      want[half] = plain_row<true>(hs[half], fa[half], sb[half], d, left_h, e_in, g);
+      e_first[half] = want[half].e[0];
+      diag = half ? (diag & 0xffffu) | pair(0, d) : pair(d, 0);
+    }
+    for (int c = 0; c < kCols; ++c) {
+      fs[c] = pair(want[0].f[c] + g.open_extend, want[1].f[c] + g.open_extend);
+      sub[c] = pair(sb[0][c], sb[1][c]);
+      h_above[c] = pair(hs[0][c], hs[1][c]);
+    }
+    es = pair(e_first[0] + g.open_extend, e_first[1] + g.open_extend);
+    const unsigned es_in = es;
+    unsigned a[kCols];
+    for (int c = 0; c < kCols; ++c) {
+      a[c] = a_s16x2(diag, sub[c], fs[c], minus_oe);
+      unsigned es_whole = es, fs_whole = fs[c];
+      const unsigned h_whole = update_cell_s16x2(diag, sub[c], es_whole, fs_whole, minus_oe, minus_ext);
+      const unsigned h = finish_s16x2(a[c], es, fs[c], minus_oe, minus_ext);
+      REQUIRE(h == h_whole);
+      REQUIRE(es == es_whole);
+      REQUIRE(fs[c] == fs_whole);
+      REQUIRE(low(h) == want[0].h[c]);
+      REQUIRE(high(h) == want[1].h[c]);
+      REQUIRE(low(fs[c]) == want[0].f_below[c] + g.open_extend);
+      REQUIRE(high(fs[c]) == want[1].f_below[c] + g.open_extend);
+      if (c + 1 < kCols) {
+        REQUIRE(low(es) == want[0].e[c + 1] + g.open_extend);
+        REQUIRE(high(es) == want[1].e[c + 1] + g.open_extend);
+      }
+      diag = h_above[c];
+    }
+    // The row kernel's per-lane term: es out of the run from any es in.
+    const unsigned decay = pair(-kCols * g.extend, -kCols * g.extend);
+    REQUIRE(es == add_max_s16x2(es_in, decay, es_out_s16x2<kCols>(a, minus_ext)));
+  }
+}
+
+}  // namespace
+}  // namespace gdp::pairwise

@@ -1,0 +1,146 @@
+// The striped pass's plan (strip_plan.hpp), in plain C++: which kernel and
+// grid each shape gets on an H100-sized device, what the tuning forces, and
+// the memory limits. No GPU needed.
+#include <catch2/catch.hpp>
+
+#include <set>
+#include <string>
+
+#include "core/build.hpp"
+#include "core/error.hpp"
+#include "pairwise/cuda/gpu_pass.hpp"
+#include "pairwise/strip_plan.hpp"
+#include "random_inputs.hpp"
+
+using namespace gdp;
+using namespace gdp::pairwise;
+using namespace gdp::pairwise::striped;
+
+namespace {
+
+const DeviceLimits h100{.sms = 132, .shared_per_block = 232448};
+
+PassRequest local_dna(long long m, long long n) {
+  return {.m = m, .n = n, .max_abs_score = 3, .profile_rows = 4, .local = true, .anywhere = true};
+}
+
+}  // namespace
+
+TEST_CASE("the plan picks each shape's kernel as measured", "[plan]") {
+  SECTION("a long target: the diagonal 16-bit kernel, 64 columns a lane, one block an SM") {
+    const KernelPlan k = plan_kernel(local_dna(100000, 10000000), {}, h100);
+    REQUIRE(k.kind == KernelKind::s16_diagonal);
+    REQUIRE(k.lane_columns == 64);
+    REQUIRE(k.strip_width == 4096);
+    REQUIRE(k.shared_bytes == 4u * 4 * 4096);
+    const GridPlan g = plan_grid(local_dna(100000, 10000000), k, {}, h100, 1, std::size_t{60} << 30);
+    REQUIRE(g.blocks_per_sm == 1);
+    REQUIRE(g.blocks == 132);
+    REQUIRE(g.group == kWarpsPerBlock);
+    REQUIRE(g.piece == 10000000);
+    REQUIRE(g.fits);
+  }
+  SECTION("a short query: the row kernel, whose wavefront fills at once") {
+    REQUIRE(plan_kernel(local_dna(10000, 1000000), {}, h100).kind == KernelKind::s16_rows);
+    REQUIRE(plan_kernel(local_dna(1000, 1000000), {}, h100).kind == KernelKind::s16_rows);
+  }
+  SECTION("global, a last row, or scores beyond 8 bits: 32 bits") {
+    PassRequest r = local_dna(100000, 1000000);
+    r.local = false, r.anywhere = false;
+    KernelPlan k = plan_kernel(r, {}, h100);
+    REQUIRE(k.kind == KernelKind::s32);
+    REQUIRE(k.lane_columns == 16);
+    r.n = 999999;
+    REQUIRE(plan_kernel(r, {}, h100).lane_columns == 8);
+    r = local_dna(1000, 1000);
+    r.last_h = true;
+    REQUIRE(plan_kernel(r, {}, h100).kind == KernelKind::s32);
+    r = local_dna(100000, 10000000);
+    r.max_abs_score = 300;
+    k = plan_kernel(r, {}, h100);
+    REQUIRE(k.kind == KernelKind::s32);
+    REQUIRE(k.lane_columns == 8);
+    REQUIRE(k.shared_bytes == 4u * 4 * 256 * 2);
+  }
+  SECTION("a protein query's profile that would not fit takes fewer columns") {
+    PassRequest r = local_dna(100000, 10000000);
+    r.profile_rows = 20, r.max_abs_score = 11;
+    const KernelPlan k = plan_kernel(r, {}, h100);
+    REQUIRE(k.kind == KernelKind::s16_diagonal);
+    REQUIRE(k.lane_columns == 32);
+    REQUIRE(k.shared_bytes <= h100.shared_per_block);
+  }
+  SECTION("the kept pass: 8 columns, every strip its own ring slot") {
+    PassRequest r = local_dna(3000, 5000);
+    r.kept = true;
+    const KernelPlan k = plan_kernel(r, {}, h100);
+    REQUIRE(k.kind == KernelKind::s32);
+    REQUIRE(k.lane_columns == kKeptCols);
+    const GridPlan g = plan_grid(r, k, {}, h100, 4, std::size_t{1} << 30);
+    REQUIRE(g.group == 1);
+    REQUIRE(g.slots == g.strips);
+    REQUIRE(g.strips == (5000 + kKeptWidth - 1) / kKeptWidth);
+  }
+}
+
+TEST_CASE("the tuning forces the plan", "[plan]") {
+  const PassRequest r = local_dna(5000, 200000);
+  for (const KernelVariant v : {KernelVariant{"s32", KernelKind::s32, 16}, KernelVariant{"d64", KernelKind::s16_diagonal, 64},
+                                KernelVariant{"r8", KernelKind::s16_rows, 8}, KernelVariant{"r32", KernelKind::s16_rows, 32}}) {
+    const KernelPlan k = plan_kernel(r, tuning_for(v), h100);
+    INFO(v.name);
+    REQUIRE(k.kind == v.kind);
+    REQUIRE(k.lane_columns == v.lane_columns);
+  }
+  const KernelPlan k = plan_kernel(r, {}, h100);
+  GpuTuning t;
+  t.blocks_per_sm = 3, t.max_slots = 1, t.group = 1, t.piece_columns = 5000;
+  const GridPlan g = plan_grid(r, k, t, h100, 2, std::size_t{1} << 30);
+  REQUIRE(g.blocks_per_sm == 2);  // no more than fit
+  REQUIRE(g.slots == 2);          // a ring of at least two slots
+  REQUIRE(g.group == 1);
+  REQUIRE(g.piece == 5000 / k.strip_width * k.strip_width);
+}
+
+TEST_CASE("the plan within the device's memory", "[plan]") {
+  const PassRequest r = local_dna(1000000, 100000000);
+  const KernelPlan k = plan_kernel(r, {}, h100);
+  REQUIRE_FALSE(plan_grid(r, k, {}, h100, 1, 8 * 1000000).fits);  // not a quarter of one column
+  REQUIRE(plan_grid(r, k, {}, h100, 1, std::size_t{8} << 30).fits);
+  // A column of the target takes 2 bytes and the strips' best; half the free memory at most.
+  REQUIRE(piece_within(r, k, 100000000, std::size_t{1} << 30) == 100000000);
+  const long long narrow = piece_within(r, k, 100000000, 100000000);
+  REQUIRE(narrow < 100000000);
+  REQUIRE(narrow % k.strip_width == 0);
+  REQUIRE(piece_within(r, k, 100000000, 1000) == 0);
+}
+
+TEST_CASE("the kernel table and the build agree", "[plan]") {
+  std::set<std::string> names;
+  for (const KernelVariant& v : kernel_variants()) {
+    names.insert(std::string(v.name));
+    const std::string bits = v.kind == KernelKind::s32 ? "s32" : v.kind == KernelKind::s16_rows ? "s16_rows" : "s16_diag";
+    REQUIRE(std::string(v.name) == "sw_striped_" + bits + "_c" + std::to_string(v.lane_columns));
+  }
+  REQUIRE(names.size() == kernel_variants().size());
+  if constexpr (!have_cuda) {
+    REQUIRE(kernel_variants().empty());
+    const ScoringScheme dna = test::dna_scheme();
+    const std::vector<std::uint8_t> q{0, 1, 2}, t{0, 1, 2};
+    REQUIRE_THROWS_AS(score_pass_gpu(q, t, dna, Shape{}, 0), RunError);
+  }
+}
+
+TEST_CASE("the GPU tuning keys of --tune set the tuning and refuse what they do not know", "[plan]") {
+  GpuTuning t;
+  apply_tune(t, gpu_tune_keys, {"kernel=sw_striped_s16_rows_c32", "blocks_per_sm=2", "group=1"});
+  REQUIRE(t.kernel16 == Kernel16::rows);
+  REQUIRE(t.lane_columns == 32);
+  REQUIRE(t.bits == 0);
+  REQUIRE(t.blocks_per_sm == 2);
+  REQUIRE(t.group == 1);
+  REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"kernel=nonesuch"}), InputError);
+  REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"lanes=8"}), InputError);
+  REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"bits"}), InputError);
+  REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"bits=x"}), InputError);
+}
