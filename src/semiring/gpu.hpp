@@ -2,7 +2,9 @@
 // gpu-mm's GPU engine (cuda/gpu_multiply.cu): the classical product on CUDA
 // cores in any semiring (cuda/gemm_kernel.cuh), cuBLAS for plus-times on
 // floats, and Strassen's and Winograd's recursion (recursive.hpp) on the
-// device. Plain C++: no CUDA types. Builds without CUDA throw RunError.
+// device. Plain C++: no CUDA types. A build without CUDA declares these
+// functions but does not define them: callers test gdp::have_cuda
+// (core/build.hpp) with `if constexpr`.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
