@@ -186,3 +186,14 @@ TEST_CASE("gpu-mm on the GPU: every algorithm checked, and the CPU's product", "
   CHECK_THAT(huge.err, Contains("gpu-mm: error: the random inputs: the product needs") && Contains("MiB of GPU memory"));
   CHECK_FALSE(fs::exists(box.path("huge.npy")));
 }
+
+TEST_CASE("gpu-mm has no --tune knobs: any key is one line and exit 2", "[cli][mm]") {
+  Sandbox box;
+  const auto r = box.run({"--n", "4", "--tune", "tile=64"});
+  CHECK(r.status == 2);
+  CHECK(r.err == "gpu-mm: error: --tune: unknown key 'tile' (known: none)\n");
+  CHECK(r.out.empty());
+  const auto bare = box.run({"--n", "4", "--tune", "tile"});
+  CHECK(bare.status == 2);
+  CHECK_THAT(bare.err, Contains("--tune takes key=value, not 'tile'"));
+}

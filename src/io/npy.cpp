@@ -7,12 +7,14 @@
 #include <fstream>
 #include <iterator>
 
+#include "core/enum_names.hpp"
 #include "core/output_file.hpp"
 
 namespace gdp::io {
 namespace {
 
 constexpr char magic[] = "\x93NUMPY";
+constexpr EnumNames<DType, 3> dtype_names{{{DType::f32, "f32"}, {DType::f64, "f64"}, {DType::i32, "i32"}}};
 
 std::string_view descr_of(DType t) {
   switch (t) {
@@ -47,21 +49,8 @@ std::string value_of(const std::string& header, const std::string& key) {
 
 }  // namespace
 
-std::string_view to_string(DType t) {
-  switch (t) {
-    case DType::f32: return "f32";
-    case DType::f64: return "f64";
-    case DType::i32: return "i32";
-  }
-  return "?";
-}
-
-DType parse_dtype(std::string_view name) {
-  if (name == "f32") return DType::f32;
-  if (name == "f64") return DType::f64;
-  if (name == "i32") return DType::i32;
-  throw InputError("unknown type '" + std::string(name) + "' (use f32, f64 or i32)");
-}
+std::string_view to_string(DType t) { return name_of(dtype_names, t); }
+DType parse_dtype(std::string_view name) { return parse_enum(dtype_names, name, "type"); }
 
 std::size_t item_size(DType t) { return t == DType::f64 ? 8 : 4; }
 

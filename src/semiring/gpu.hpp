@@ -2,7 +2,9 @@
 // gpu-mm's GPU engine (cuda/gpu_multiply.cu): the classical product on CUDA
 // cores in any semiring (cuda/gemm_kernel.cuh), cuBLAS for plus-times on
 // floats, and Strassen's and Winograd's recursion (recursive.hpp) on the
-// device. Plain C++: no CUDA types. Builds without CUDA throw RunError.
+// device. Plain C++: no CUDA types. A build without CUDA declares these
+// functions but does not define them: callers test gdp::have_cuda
+// (core/build.hpp) with `if constexpr`.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -32,6 +34,9 @@ struct GpuRequest {
   int repeat = 1;            // run the products this many times and keep the fastest time
 };
 
+// Free memory on the device, in bytes. Throws RunError when CUDA fails.
+std::size_t gpu_free_memory(int device);
+
 // C[i] = A[i] (x) B[i] for every i; all A, and all B, of one shape. The
 // classical kernel and cuBLAS run a batch as one launch; the recursive
 // products one product at a time. `seconds`: device time of the fastest
@@ -39,29 +44,47 @@ struct GpuRequest {
 // do not chain or the request is not possible (the recursion for another
 // semiring, cuBLAS for i32), RunError when device memory is short or CUDA
 // fails.
-// Free memory on the device, in bytes.
-std::size_t gpu_free_memory(int device);
-
 template <class T>
 std::vector<Matrix<T>> multiply_gpu(const std::vector<Matrix<T>>& a, const std::vector<Matrix<T>>& b,
                                     const GpuRequest& request, double& seconds);
 
-// The classical kernel on int32 matrices already on the device (row-major,
-// row strides ld*, `batch` products stride_* elements apart), on the
-// default stream: for engines that keep their matrices on the GPU, such as
-// gpu-fold's blocked Nussinov. Throws RunError when the launch fails.
-void multiply_device_i32(Semiring s, const std::int32_t* a, const std::int32_t* b, std::int32_t* c, std::int64_t m,
-                         std::int64_t k, std::int64_t n, std::int64_t lda, std::int64_t ldb, std::int64_t ldc,
-                         std::int64_t batch, std::int64_t stride_a, std::int64_t stride_b, std::int64_t stride_c);
+// A batch of row-major matrices in device memory: matrix i of the batch
+// starts at ptr + i * stride, and its rows are ld elements apart.
+template <class T>
+struct DeviceBatch {
+  T* ptr = nullptr;
+  std::int64_t ld = 0;
+  std::int64_t stride = 0;
+};
+
+// The arguments of a product on matrices already on the device: `batch`
+// products of A (m x k) and B (k x n) into C (m x n), each side's matrices
+// as DeviceBatch says. Built with designated initialisers:
+//   accumulate_device_i32({.semiring = Semiring::max_plus, .m = 128, ...,
+//                          .a = {.ptr = a, .ld = lda, .stride = sa}, ...});
+template <class T>
+struct DeviceProduct {
+  Semiring semiring = Semiring::plus_times;
+  std::int64_t m = 0, k = 0, n = 0;
+  std::int64_t batch = 1;
+  DeviceBatch<const T> a{}, b{};
+  DeviceBatch<T> c{};
+  int splits = 1;  // accumulate_device_i32: slices of k, 1 to 65,535; multiply_device_i32: 1
+};
+using DeviceProductI32 = DeviceProduct<std::int32_t>;
+
+// C = A (x) B by the classical kernel on int32 matrices already on the
+// device, on the default stream: for engines that keep their matrices on
+// the GPU, such as gpu-fold's blocked Nussinov. Throws RunError for splits
+// other than 1 or a failed launch.
+void multiply_device_i32(const DeviceProductI32& product);
 
 // C = C (+) A (x) B in max-plus or min-plus (RunError for plus-times), the
 // same way, with k cut into `splits` slices computed at once and added into
 // C by atomic max or min: many blocks for a few products of long k. C must
 // hold what the products add to (the semiring's zero for the product alone).
-void accumulate_device_i32(Semiring s, const std::int32_t* a, const std::int32_t* b, std::int32_t* c, std::int64_t m,
-                           std::int64_t k, std::int64_t n, std::int64_t lda, std::int64_t ldb, std::int64_t ldc,
-                           std::int64_t batch, std::int64_t stride_a, std::int64_t stride_b, std::int64_t stride_c,
-                           int splits);
+// Throws RunError for splits outside 1..65,535 or a failed launch.
+void accumulate_device_i32(const DeviceProductI32& product);
 
 // Max-plus inside a triangle of 16-bit unsigned values on the device, kept
 // by block rows of 128 (triangle.hpp), two cells an instruction: for every

@@ -359,8 +359,12 @@ Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& sec
     const long long stride = kB * padded + kB;  // from block (I, J) to (I+1, J+1)
     int* c = full.get();
     fill(FullStore{c, padded}, [&](long long d, int splits) {
-      semiring::accumulate_device_i32(semiring::Semiring::max_plus, c + kB, c + (kB + 1) * padded + d * kB, c + d * kB, kB,
-                                      (d - 1) * kB, kB, padded, padded, padded, blocks - d, stride, stride, stride, splits);
+      semiring::accumulate_device_i32({.semiring = semiring::Semiring::max_plus, .m = kB, .k = (d - 1) * kB, .n = kB,
+                                       .batch = blocks - d,
+                                       .a = {.ptr = c + kB, .ld = padded, .stride = stride},
+                                       .b = {.ptr = c + (kB + 1) * padded + d * kB, .ld = padded, .stride = stride},
+                                       .c = {.ptr = c + d * kB, .ld = padded, .stride = stride},
+                                       .splits = splits});
     });
   }
   // While the GPU fills: the host's table, its pages touched.

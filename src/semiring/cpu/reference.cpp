@@ -1,54 +1,32 @@
 // The CPU reference products (dissertation tables 2-1 and 2-2: ijk, the
-// cache-aware ikj, and ikj on all cores).
+// cache-aware ikj, and ikj on all cores), and the names of the engine's
+// enums.
 #include <string>
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "semiring/gpu.hpp"
 #include "semiring/semiring.hpp"
 
 namespace gdp::semiring {
 
-Semiring parse_semiring(std::string_view name) {
-  if (name == "plus-times") return Semiring::plus_times;
-  if (name == "max-plus") return Semiring::max_plus;
-  if (name == "min-plus") return Semiring::min_plus;
-  throw InputError("unknown semiring '" + std::string(name) + "' (use plus-times, max-plus or min-plus)");
-}
+namespace {
 
-std::string_view to_string(Semiring s) {
-  switch (s) {
-    case Semiring::plus_times: return "plus-times";
-    case Semiring::max_plus: return "max-plus";
-    case Semiring::min_plus: return "min-plus";
-  }
-  return "?";
-}
+constexpr EnumNames<Semiring, 3> semiring_names{
+    {{Semiring::plus_times, "plus-times"}, {Semiring::max_plus, "max-plus"}, {Semiring::min_plus, "min-plus"}}};
+constexpr EnumNames<CpuAlgo, 3> cpu_algo_names{{{CpuAlgo::ijk, "ijk"}, {CpuAlgo::ikj, "ikj"}, {CpuAlgo::openmp, "openmp"}}};
+constexpr EnumNames<GpuAlgo, 4> gpu_algo_names{{{GpuAlgo::classic, "classic"},
+                                                {GpuAlgo::cublas, "cublas"},
+                                                {GpuAlgo::strassen, "strassen"},
+                                                {GpuAlgo::winograd, "winograd"}}};
 
-CpuAlgo parse_cpu_algo(std::string_view name) {
-  if (name == "ijk") return CpuAlgo::ijk;
-  if (name == "ikj") return CpuAlgo::ikj;
-  if (name == "openmp") return CpuAlgo::openmp;
-  throw InputError("unknown CPU algorithm '" + std::string(name) + "' (use ijk, ikj or openmp)");
-}
+}  // namespace
 
-std::string_view to_string(GpuAlgo a) {
-  switch (a) {
-    case GpuAlgo::classic: return "classic";
-    case GpuAlgo::cublas: return "cublas";
-    case GpuAlgo::strassen: return "strassen";
-    case GpuAlgo::winograd: return "winograd";
-  }
-  return "?";
-}
-
-std::string_view to_string(CpuAlgo a) {
-  switch (a) {
-    case CpuAlgo::ijk: return "ijk";
-    case CpuAlgo::ikj: return "ikj";
-    case CpuAlgo::openmp: return "openmp";
-  }
-  return "?";
-}
+Semiring parse_semiring(std::string_view name) { return parse_enum(semiring_names, name, "semiring"); }
+std::string_view to_string(Semiring s) { return name_of(semiring_names, s); }
+CpuAlgo parse_cpu_algo(std::string_view name) { return parse_enum(cpu_algo_names, name, "CPU algorithm"); }
+std::string_view to_string(CpuAlgo a) { return name_of(cpu_algo_names, a); }
+std::string_view to_string(GpuAlgo a) { return name_of(gpu_algo_names, a); }
 
 template <class T>
 void check_range(const Matrix<T>& m, Semiring s, const std::string_view what) {

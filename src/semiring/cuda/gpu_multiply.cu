@@ -83,24 +83,25 @@ void copy(const DeviceMatrix<T>& src, std::int64_t src_rows, std::int64_t src_co
   cuda::check(cudaGetLastError(), "copy kernel");
 }
 
-// The classical kernel on views, `batch` products `stride_*` elements apart.
+// The classical kernel on views: p.batch products, p.splits slices of k
+// each (splits > 1 adds into C, int32 max-plus and min-plus only).
 template <class T>
-void launch_classic(Semiring s, const T* a, const T* b, T* c, std::int64_t m, std::int64_t k, std::int64_t n,
-                    std::int64_t lda, std::int64_t ldb, std::int64_t ldc, std::int64_t batch, std::int64_t stride_a,
-                    std::int64_t stride_b, std::int64_t stride_c, int splits = 1) {
+void launch_classic(const DeviceProduct<T>& p) {
+  const std::int64_t m = p.m, k = p.k, n = p.n, batch = p.batch;
+  const int splits = p.splits;
   if (m == 0 || n == 0 || batch == 0) return;
   using gpu::GemmShape;
   const std::int64_t per_launch = 65535 / splits;  // blockIdx.z: product * splits + slice
   for (std::int64_t first = 0; first < batch; first += per_launch) {
     const std::int64_t count = std::min<std::int64_t>(batch - first, per_launch);
-    const GemmShape g{static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), stride_a, stride_b, stride_c,
-                      static_cast<int>(lda), static_cast<int>(ldb), static_cast<int>(ldc), splits};
+    const GemmShape g{static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), p.a.stride, p.b.stride, p.c.stride,
+                      static_cast<int>(p.a.ld), static_cast<int>(p.b.ld), static_cast<int>(p.c.ld), splits};
     const dim3 grid(static_cast<unsigned>((n + gpu::kBN - 1) / gpu::kBN), static_cast<unsigned>((m + gpu::kBM - 1) / gpu::kBM),
                     static_cast<unsigned>(count * splits));
-    const T* a0 = a + first * stride_a;
-    const T* b0 = b + first * stride_b;
-    T* c0 = c + first * stride_c;
-    switch (s) {
+    const T* a0 = p.a.ptr + first * p.a.stride;
+    const T* b0 = p.b.ptr + first * p.b.stride;
+    T* c0 = p.c.ptr + first * p.c.stride;
+    switch (p.semiring) {
       case Semiring::plus_times: gpu::gemm_kernel<T, Semiring::plus_times><<<grid, gpu::kThreads>>>(a0, b0, c0, g); break;
       case Semiring::max_plus: gpu::gemm_kernel<T, Semiring::max_plus><<<grid, gpu::kThreads>>>(a0, b0, c0, g); break;
       case Semiring::min_plus: gpu::gemm_kernel<T, Semiring::min_plus><<<grid, gpu::kThreads>>>(a0, b0, c0, g); break;
@@ -110,10 +111,14 @@ void launch_classic(Semiring s, const T* a, const T* b, T* c, std::int64_t m, st
 }
 
 // cuBLAS is column-major: row-major C = A B is column-major C^T = B^T A^T.
+// Plus-times only; p.semiring and p.splits are not read.
 template <class T>
-void launch_cublas(cublasHandle_t h, const T* a, const T* b, T* c, std::int64_t m, std::int64_t k, std::int64_t n,
-                   std::int64_t lda, std::int64_t ldb, std::int64_t ldc, std::int64_t batch, std::int64_t stride_a,
-                   std::int64_t stride_b, std::int64_t stride_c) {
+void launch_cublas(cublasHandle_t h, const DeviceProduct<T>& p) {
+  const std::int64_t m = p.m, k = p.k, n = p.n, batch = p.batch;
+  const T *a = p.a.ptr, *b = p.b.ptr;
+  T* c = p.c.ptr;
+  const std::int64_t lda = p.a.ld, ldb = p.b.ld, ldc = p.c.ld;
+  const std::int64_t stride_a = p.a.stride, stride_b = p.b.stride, stride_c = p.c.stride;
   if (m == 0 || n == 0 || batch == 0) return;
   const T one = 1, zero = 0;
   const int im = static_cast<int>(m), in = static_cast<int>(n), ik = static_cast<int>(k);
@@ -174,10 +179,17 @@ struct DeviceBackend {
   static Matrix sub(const Matrix& x, const Matrix& y) { return combine<true>(x, y); }
   Matrix base(const Matrix& a, const Matrix& b) const {
     Matrix c = Matrix::make(a.rows, b.cols);
+    const DeviceProduct<T> p{.semiring = Semiring::plus_times,
+                             .m = a.rows,
+                             .k = a.cols,
+                             .n = b.cols,
+                             .a = {.ptr = a.ptr, .ld = a.ld},
+                             .b = {.ptr = b.ptr, .ld = b.ld},
+                             .c = {.ptr = c.ptr, .ld = c.ld}};
     if (cublas)
-      launch_cublas(cublas, a.ptr, b.ptr, c.ptr, a.rows, a.cols, b.cols, a.ld, b.ld, c.ld, 1, 0, 0, 0);
+      launch_cublas(cublas, p);
     else
-      launch_classic(Semiring::plus_times, a.ptr, b.ptr, c.ptr, a.rows, a.cols, b.cols, a.ld, b.ld, c.ld, 1, 0, 0, 0);
+      launch_classic(p);
     return c;
   }
   static Matrix assemble(const Matrix& c11, const Matrix& c12, const Matrix& c21, const Matrix& c22,
@@ -200,20 +212,18 @@ struct CublasHandle {
 
 }  // namespace
 
-
-void multiply_device_i32(Semiring s, const std::int32_t* a, const std::int32_t* b, std::int32_t* c, std::int64_t m,
-                         std::int64_t k, std::int64_t n, std::int64_t lda, std::int64_t ldb, std::int64_t ldc,
-                         std::int64_t batch, std::int64_t stride_a, std::int64_t stride_b, std::int64_t stride_c) {
-  launch_classic(s, a, b, c, m, k, n, lda, ldb, ldc, batch, stride_a, stride_b, stride_c);
+void multiply_device_i32(const DeviceProductI32& p) {
+  if (p.splits != 1) throw RunError("multiply_device_i32: splits are for accumulate_device_i32");
+  launch_classic(p);
 }
 
-void accumulate_device_i32(Semiring s, const std::int32_t* a, const std::int32_t* b, std::int32_t* c, std::int64_t m,
-                           std::int64_t k, std::int64_t n, std::int64_t lda, std::int64_t ldb, std::int64_t ldc,
-                           std::int64_t batch, std::int64_t stride_a, std::int64_t stride_b, std::int64_t stride_c,
-                           int splits) {
-  if (s == Semiring::plus_times) throw RunError("accumulate_device_i32: max-plus or min-plus only");
-  if (splits < 1 || splits > 65535) throw RunError("accumulate_device_i32: splits must lie within 1..65535");
-  launch_classic(s, a, b, c, m, k, n, lda, ldb, ldc, batch, stride_a, stride_b, stride_c, std::max(splits, 2));
+void accumulate_device_i32(const DeviceProductI32& p) {
+  if (p.semiring == Semiring::plus_times) throw RunError("accumulate_device_i32: max-plus or min-plus only");
+  if (p.splits < 1 || p.splits > 65535) throw RunError("accumulate_device_i32: splits must lie within 1..65535");
+  // One slice too goes through the atomic path, which adds into C.
+  DeviceProductI32 sliced = p;
+  sliced.splits = std::max(p.splits, 2);
+  launch_classic(sliced);
 }
 
 Matrix<std::int32_t> accumulate_gpu(Semiring s, const Matrix<std::int32_t>& a, const Matrix<std::int32_t>& b,
@@ -227,7 +237,14 @@ Matrix<std::int32_t> accumulate_gpu(Semiring s, const Matrix<std::int32_t>& a, c
     return d;
   };
   const auto da = to_device(a), db = to_device(b), dc = to_device(c);
-  accumulate_device_i32(s, da.ptr, db.ptr, dc.ptr, a.rows, a.cols, b.cols, da.ld, db.ld, dc.ld, 1, 0, 0, 0, splits);
+  accumulate_device_i32({.semiring = s,
+                         .m = a.rows,
+                         .k = a.cols,
+                         .n = b.cols,
+                         .a = {.ptr = da.ptr, .ld = da.ld},
+                         .b = {.ptr = db.ptr, .ld = db.ld},
+                         .c = {.ptr = dc.ptr, .ld = dc.ld},
+                         .splits = splits});
   Matrix<std::int32_t> out(c.rows, c.cols);
   if (!out.data.empty())
     cuda::check(cudaMemcpy(out.data.data(), dc.ptr, out.data.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost),
@@ -279,10 +296,23 @@ std::vector<Matrix<T>> multiply_gpu(const std::vector<Matrix<T>>& as, const std:
   auto run = [&] {
     switch (r.algo) {
       case GpuAlgo::classic:
-        launch_classic(r.semiring, a.ptr, b.ptr, c.ptr, m, k, n, k, n, n, batch, m * k, k * n, m * n);
+        launch_classic(DeviceProduct<T>{.semiring = r.semiring,
+                                        .m = m,
+                                        .k = k,
+                                        .n = n,
+                                        .batch = batch,
+                                        .a = {.ptr = a.ptr, .ld = k, .stride = m * k},
+                                        .b = {.ptr = b.ptr, .ld = n, .stride = k * n},
+                                        .c = {.ptr = c.ptr, .ld = n, .stride = m * n}});
         break;
       case GpuAlgo::cublas:
-        launch_cublas(handle->h, a.ptr, b.ptr, c.ptr, m, k, n, std::max<std::int64_t>(k, 1), n, n, batch, m * k, k * n, m * n);
+        launch_cublas(handle->h, DeviceProduct<T>{.m = m,
+                                                  .k = k,
+                                                  .n = n,
+                                                  .batch = batch,
+                                                  .a = {.ptr = a.ptr, .ld = std::max<std::int64_t>(k, 1), .stride = m * k},
+                                                  .b = {.ptr = b.ptr, .ld = n, .stride = k * n},
+                                                  .c = {.ptr = c.ptr, .ld = n, .stride = m * n}});
         break;
       case GpuAlgo::strassen:
       case GpuAlgo::winograd: {
