@@ -89,11 +89,11 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
 
   // Chosen once the inputs are known to be good.
   const auto choice = gdp::choose_device(common.cpu, common.device);
-  if (!choice.use_gpu && !choice.reason.empty()) spdlog::info("{}", choice.reason);
   if (all.engine == gdp::fold::Engine::gpu && !choice.use_gpu) {
     const std::string why = !gdp::have_cuda ? gdp::no_cuda_message : choice.reason;
     throw gdp::InputError("--engine gpu needs a GPU" + (why.empty() ? std::string() : ": " + why));
   }
+  if (!choice.use_gpu && !choice.reason.empty()) spdlog::info("{}", choice.reason);
   all.use_gpu = choice.use_gpu;
   all.options.device = choice.use_gpu ? choice.gpu.id : 0;
 

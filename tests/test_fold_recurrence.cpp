@@ -149,9 +149,11 @@ TEST_CASE("the blocked fill's cell (block_cell) equals the plain cell on random 
 
 TEST_CASE("the traceback's tests", "[fold]") {
   const auto at = [](int i, int j) { return j <= i ? 0 : j - i; };
-  REQUIRE(pair_gives(at, true, 0, 5, 4));        // C(1, 4) + 1 = 4
-  REQUIRE_FALSE(pair_gives(at, false, 0, 5, 4));  // no pair closes there
-  REQUIRE_FALSE(pair_gives(at, true, 0, 5, 5));
+  REQUIRE(pair_gives(at, kBaseG, kBaseC, 0, 5, 4, 3, true));        // C(1, 4) + 1 = 4
+  REQUIRE_FALSE(pair_gives(at, kBaseG, kBaseA, 0, 5, 4, 3, true));  // G-A does not pair
+  REQUIRE_FALSE(pair_gives(at, kBaseG, kBaseU, 0, 5, 4, 3, false));  // nor G-U without the wobble
+  REQUIRE_FALSE(pair_gives(at, kBaseG, kBaseC, 0, 5, 4, 5, true));  // a loop too short
+  REQUIRE_FALSE(pair_gives(at, kBaseG, kBaseC, 0, 5, 5, 3, true));  // not the value
   REQUIRE(split_gives(7, 3, 4));
   REQUIRE_FALSE(split_gives(7, 3, 3));
 }

@@ -29,6 +29,7 @@ GDP_HD std::uint8_t base_code(char b) {
   return b == 'A' ? kBaseA : b == 'C' ? kBaseC : b == 'G' ? kBaseG : b == 'U' ? kBaseU : kNoBase;
 }
 
+// max and min of ints, on the device as the instructions they compile to.
 GDP_HD int max_of(int a, int b) {
 #if defined(__CUDA_ARCH__)
   return max(a, b);
@@ -36,15 +37,25 @@ GDP_HD int max_of(int a, int b) {
   return std::max(a, b);
 #endif
 }
+GDP_HD int min_of(int a, int b) {
+#if defined(__CUDA_ARCH__)
+  return min(a, b);
+#else
+  return std::min(a, b);
+#endif
+}
 
 // The pair rule: A-U, G-C, and G-U where `gu` (either order).
 GDP_HD bool pairs(std::uint8_t a, std::uint8_t b, bool gu) {
-  const int x = a < b ? a : b, y = a < b ? b : a;
+  const int x = min_of(a, b), y = max_of(a, b);
   return (x == kBaseA && y == kBaseU) || (x == kBaseC && y == kBaseG) || (gu && x == kBaseG && y == kBaseU);
 }
 
 // Whether bases a (at i) and b (at j = i + span) may close a pair: the
-// pair rule, and more than min_loop apart.
+// pair rule, and more than min_loop apart. (The kernels' forms below, and
+// trace_small, spell it out as `span > min_loop && pairs(...)` in their
+// branch: through a function, nvcc keeps the bool and tests it again, and
+// the kernels' code would no longer be what it was.)
 template <class Span>
 GDP_HD bool closes(std::uint8_t a, std::uint8_t b, Span span, int min_loop, bool gu) {
   return span > min_loop && pairs(a, b, gu);
@@ -78,7 +89,7 @@ struct RowTable {
 // the table without the diagonal's test. Cells of 16 bits add in int.
 template <class Cell>
 GDP_HD int packed_cell(const RowTable<Cell>& at, const std::uint8_t* bases, int i, int j, int min_loop, bool gu) {
-  int best = closes(bases[i], bases[j], j - i, min_loop, gu) ? at(i + 1, j - 1) + 1 : 0;
+  int best = j - i > min_loop && pairs(bases[i], bases[j], gu) ? at(i + 1, j - 1) + 1 : 0;  // closes(), spelled out
   best = max_of(best, max_of(at(i + 1, j), at(i, j - 1)));
   for (int k = i + 1; k < j - 1; ++k) best = split(best, at.c[at.row[i] + k], at.c[at.row[k + 1] + j]);
   return best;
@@ -114,7 +125,7 @@ template <int B, class Tile>
 GDP_HD int block_cell(const BlockTiles<Tile>& t, int r, int col, long long i, long long j, bool diagonal,
                       std::uint8_t row_base, int min_loop, bool gu) {
   int best = t.cur[r][col];
-  if (closes(row_base, t.column_bases[col], j - i, min_loop, gu)) {
+  if (j - i > min_loop && pairs(row_base, t.column_bases[col], gu)) {  // closes(), spelled out
     // C(i+1, j-1): zero on and below the main diagonal; else in this
     // block, in row 0 of the block below, or in the column on its left.
     const int inner = j - 1 <= i + 1          ? 0
@@ -143,11 +154,12 @@ GDP_HD int block_cell(const BlockTiles<Tile>& t, int r, int col, long long i, lo
   return best;
 }
 
-// The traceback's test of the pair (i, j) for C(i,j) = v: i and j close a
-// pair and C(i+1, j-1) + 1 gives v. `at` reads C.
+// The traceback's test of the pair (i, j), bases a and b, for C(i,j) = v:
+// they close a pair (closes(), spelled out so that the kernels' branches
+// stay as they were) and C(i+1, j-1) + 1 gives v. `at` reads C.
 template <class At, class Index>
-GDP_HD bool pair_gives(const At& at, bool closes_pair, Index i, Index j, int v) {
-  return closes_pair && v == at(i + 1, j - 1) + 1;
+GDP_HD bool pair_gives(const At& at, std::uint8_t a, std::uint8_t b, Index i, Index j, int v, int min_loop, bool gu) {
+  return j - i > min_loop && pairs(a, b, gu) && v == at(i + 1, j - 1) + 1;
 }
 
 // The traceback's test of the split k for C(i,j) = v.

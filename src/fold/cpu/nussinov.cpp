@@ -93,9 +93,8 @@ void trace(const Table& t, std::string_view s, const Rules& r, Structure& out) {
     if (j <= i) continue;
     const int v = t.at(i, j);
     if (v == 0) continue;
-    const bool closes_pair = closes(base_code(s[static_cast<std::size_t>(i)]), base_code(s[static_cast<std::size_t>(j)]),
-                                    j - i, r.min_loop, r.gu);
-    if (pair_gives(at, closes_pair, i, j, v)) {
+    if (pair_gives(at, base_code(s[static_cast<std::size_t>(i)]), base_code(s[static_cast<std::size_t>(j)]), i, j, v,
+                   r.min_loop, r.gu)) {
       out.partner[static_cast<std::size_t>(i)] = static_cast<int>(j);
       out.partner[static_cast<std::size_t>(j)] = static_cast<int>(i);
       todo.push_back({i + 1, j - 1});

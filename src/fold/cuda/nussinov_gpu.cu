@@ -169,7 +169,8 @@ __device__ void trace_small(const At& at, const std::uint8_t* bases, int n, int 
     if (j <= i) continue;
     const int v = at(i, j);
     if (v == 0) continue;
-    if (pair_gives(at, closes(bases[i], bases[j], j - i, min_loop, gu), i, j, v)) {
+    // pair_gives(), spelled out so that the branch stays one.
+    if (j - i > min_loop && pairs(bases[i], bases[j], gu) && v == at(i + 1, j - 1) + 1) {
       if (lane == 0) {
         out[i] = '(', out[j] = ')';
         stack[top] = static_cast<unsigned>(i + 1) << 16 | static_cast<unsigned>(j - 1);
