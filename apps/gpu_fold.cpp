@@ -1,10 +1,12 @@
 // gpu-fold: RNA secondary structure by Nussinov base-pair maximisation, on
 // the GPU (the blocked algorithm for long records, many short records a
 // launch) and the CPU engines (CPU1, CPU2, OMP2).
-#include <algorithm>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "common/tool_main.hpp"
+#include "core/build.hpp"
 #include "core/device.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
@@ -12,6 +14,7 @@
 #include "core/report.hpp"
 #include "core/sequence_reader.hpp"
 #include "core/timer.hpp"
+#include "core/tune.hpp"
 #include "fold/fold.hpp"
 #include "io/fold_writer.hpp"
 
@@ -42,10 +45,6 @@ Examples:
   gpu-fold --format tsv many_small.fa > structures.tsv
 )";
 
-// Records this long or longer fold one at a time (on the GPU, or with omp2
-// on the CPU); shorter ones many at once.
-constexpr std::size_t kGpuFrom = 512;
-
 struct FoldOptions {
   std::string input, format = "dotbracket", engine;
   int min_loop = 3;
@@ -69,11 +68,12 @@ std::string rna_of(const gdp::SequenceFile& file, std::size_t record) {
 
 void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   const gdp::io::FoldFormat format = gdp::io::parse_fold_format(o.format);
-  const int threads = common.thread_count();
-  const bool chosen = !o.engine.empty();
-  const gdp::fold::Engine asked = chosen ? gdp::fold::parse_engine(o.engine) : gdp::fold::Engine::cpu2;
+  gdp::fold::AllOptions all;
+  if (!o.engine.empty()) all.engine = gdp::fold::parse_engine(o.engine);
   if (o.min_loop < 0) throw gdp::InputError("--min-loop takes 0 or more");
-  const gdp::fold::Rules rules{!o.no_gu, o.min_loop};
+  all.options.rules = {!o.no_gu, o.min_loop};
+  all.options.threads = common.thread_count();
+  gdp::apply_tune(all.options.tuning, gdp::fold::gpu_tune_keys, common.tune);
 
   gdp::TimingReport report;
   report.tool = tool;
@@ -89,82 +89,44 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
 
   // Chosen once the inputs are known to be good.
   const auto choice = gdp::choose_device(common.cpu, common.device);
+  if (all.engine == gdp::fold::Engine::gpu && !choice.use_gpu) {
+    const std::string why = !gdp::have_cuda ? gdp::no_cuda_message : choice.reason;
+    throw gdp::InputError("--engine gpu needs a GPU" + (why.empty() ? std::string() : ": " + why));
+  }
   if (!choice.use_gpu && !choice.reason.empty()) spdlog::info("{}", choice.reason);
-  if (chosen && asked == gdp::fold::Engine::gpu && !choice.use_gpu)
-    throw gdp::InputError("--engine gpu needs a GPU" + (choice.reason.empty() ? std::string() : ": " + choice.reason));
-  const int device = choice.use_gpu ? choice.gpu.id : 0;
-  if (choice.use_gpu && (!chosen || asked == gdp::fold::Engine::gpu) && !rnas.empty()) {
-    timer.restart();
-    gdp::start_gpu(device);  // the context's cost apart from the folds'
-    report.add_phase("gpu-init", timer.seconds());
-  }
-  // The engine of a record: the one asked for, else the GPU, else omp2 for
-  // long records and cpu2 for short ones (many at once, one thread each).
-  auto engine_of = [&](const std::string& s) {
-    if (chosen) return asked;
-    if (choice.use_gpu) return gdp::fold::Engine::gpu;
-    return threads > 1 && s.size() >= kGpuFrom ? gdp::fold::Engine::omp2 : gdp::fold::Engine::cpu2;
-  };
+  all.use_gpu = choice.use_gpu;
+  all.options.device = choice.use_gpu ? choice.gpu.id : 0;
 
-  timer.restart();
-  std::vector<gdp::fold::Structure> structures(rnas.size());
-  std::vector<std::size_t> one_thread;  // short records folded many at once on the CPU threads
-  std::vector<std::size_t> batched;     // short records folded many a launch on the GPU
-  double work = 0, gpu_fill = 0, gpu_copy = 0, trace = 0;
-  for (std::size_t r = 0; r < rnas.size(); ++r) {
-    const double n = static_cast<double>(rnas[r].size());
-    work += n * n * n / 6;  // the splits of every cell
-    const gdp::fold::Engine e = engine_of(rnas[r]);
-    if (!chosen && e == gdp::fold::Engine::cpu2) {
-      one_thread.push_back(r);
-      continue;
-    }
-    if (e == gdp::fold::Engine::gpu && rnas[r].size() < kGpuFrom) {
-      batched.push_back(r);
-      continue;
-    }
-    gdp::fold::FoldTiming timing;
-    try {
-      structures[r] = gdp::fold::fold_rna(rnas[r], rules, e, threads, device, &timing);
-    } catch (const gdp::InputError& error) {  // too long for the device: name the record
-      throw gdp::InputError(file.display_name(), file.line_of(r, 0),
-                            "record '" + file.records[r].id + "': " + error.what());
-    }
-    if (e == gdp::fold::Engine::gpu) gpu_fill += timing.fill_seconds, gpu_copy += timing.copy_seconds;
-    trace += timing.trace_seconds;
+  const std::vector<std::string_view> views(rnas.begin(), rnas.end());
+  gdp::fold::AllResult folded;
+  try {
+    folded = gdp::fold::fold_all(views, all);
+  } catch (const gdp::fold::RecordError& error) {  // too long for the device: name the record
+    throw gdp::InputError(file.display_name(), file.line_of(error.record, 0),
+                          "record '" + file.records[error.record].id + "': " + error.what());
   }
-  if (!batched.empty()) {
-    std::vector<std::string_view> short_rnas;
-    for (const std::size_t r : batched) short_rnas.push_back(rnas[r]);
-    gdp::fold::FoldTiming timing;
-    const auto folded = gdp::fold::fold_rnas_gpu(short_rnas, rules, device, threads, &timing);
-    for (std::size_t x = 0; x < batched.size(); ++x) structures[batched[x]] = folded[x];
-    gpu_fill += timing.fill_seconds;
-    trace += timing.trace_seconds;
-  }
-#pragma omp parallel for schedule(dynamic) num_threads(threads)
-  for (std::size_t x = 0; x < one_thread.size(); ++x)
-    structures[one_thread[x]] = gdp::fold::fold_rna(rnas[one_thread[x]], rules, gdp::fold::Engine::cpu2, 1);
-  report.add_phase("compute", timer.seconds());
-  if (gpu_fill > 0) report.gpu.push_back({"fill_seconds", gpu_fill});  // device time, part of compute
-  if (gpu_fill > 0) report.gpu.push_back({"copy_seconds", gpu_copy});  // the tables to the host, part of compute
-  if (gpu_fill > 0) report.gpu.push_back({"trace_seconds", trace});  // on the CPU, of the records folded on the GPU
+  if (folded.gpu_started) report.add_phase("gpu-init", folded.gpu_init_seconds);
+  report.add_phase("compute", folded.compute_seconds);
+  const gdp::fold::FoldTiming& gpu = folded.gpu;
+  if (gpu.fill_seconds > 0) report.gpu.push_back({"fill_seconds", gpu.fill_seconds});  // device time, part of compute
+  if (gpu.fill_seconds > 0) report.gpu.push_back({"copy_seconds", gpu.copy_seconds});  // the tables to the host, part of compute
+  if (gpu.fill_seconds > 0) report.gpu.push_back({"trace_seconds", gpu.trace_seconds});  // on the CPU, of the records folded on the GPU
 
   timer.restart();
   gdp::OutputFile out(common.output);
   gdp::io::write_fold_header(format, out.stream());
   for (std::size_t r = 0; r < rnas.size(); ++r)
-    gdp::io::write_fold(format, out.stream(), file.records[r].id, rnas[r], structures[r]);
+    gdp::io::write_fold(format, out.stream(), file.records[r].id, rnas[r], folded.structures[r]);
   out.commit();
   report.add_phase("write", timer.seconds());
 
   if (!common.report.empty()) {
-    report.backend = chosen ? std::string(gdp::fold::to_string(asked)) : choice.use_gpu ? "gpu" : "omp2+cpu2";
+    report.backend = folded.backend;
     report.device = choice.use_gpu ? choice.gpu.name : gdp::cpu_name();
-    report.threads = threads;
+    report.threads = all.options.threads;
     report.inputs = {{"records", static_cast<double>(rnas.size())},
                      {"bases", static_cast<double>(file.total_residues())}};
-    report.work = work;
+    report.work = folded.operations;
     report.work_unit = "operations";
     gdp::write_report(report, common.report);
   }

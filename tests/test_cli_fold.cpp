@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "cli_run.hpp"
+#include "core/build.hpp"
 #include "gpu_test.hpp"
 #include "temp_dir.hpp"
 
@@ -62,6 +63,9 @@ TEST_CASE("gpu-fold: bad input is one line, exit 2, and no output file", "[cli][
       {{"--engine", "gpu9", good}, "unknown engine"},
       {{"--engine", "gpu", good}, "--engine gpu needs a GPU"},
       {{"--min-loop", "-1", good}, "--min-loop"},
+      {{"--tune", "nosuchkey=1", good}, "--tune: unknown key 'nosuchkey' (known: rounds, min_slice)"},
+      {{"--tune", "rounds=0", good}, "--tune rounds=0: takes an integer from 1"},
+      {{"--tune", "rounds", good}, "--tune takes key=value"},
   };
   for (const Case& c : cases) {
     std::vector<std::string> args = c.args;
@@ -73,6 +77,31 @@ TEST_CASE("gpu-fold: bad input is one line, exit 2, and no output file", "[cli][
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     CHECK_FALSE(fs::exists(box.path("out.txt")));
   }
+}
+
+TEST_CASE("gpu-fold: --tune sets the GPU engine's knobs and leaves the structures as they are", "[cli][fold]") {
+  Sandbox box;
+  const std::string in = box.write("rna.fa", ">hairpin\nGGGAAAUCC\n");
+  const auto plain = box.run({in});
+  const auto tuned = box.run({"--tune", "rounds=2", "--tune", "min_slice=512", in});
+  INFO(tuned.err);
+  REQUIRE(tuned.status == 0);
+  REQUIRE(tuned.out == plain.out);
+}
+
+TEST_CASE("gpu-fold built without CUDA: a GPU asked for is one line saying so", "[cli][fold]") {
+  if constexpr (gdp::have_cuda) return;
+  Sandbox box;
+  const std::string in = box.write("rna.fa", ">hairpin\nGGGAAAUCC\n");
+  const auto r = gdp::test::run_program(GPU_FOLD_EXE, {"--engine", "gpu", in}, box.dir());
+  INFO(r.err);
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, Contains("gpu-fold: error: --engine gpu needs a GPU: ") && Contains("no CUDA support; use --cpu"));
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  // Without --engine it folds on the CPU, saying so.
+  const auto cpu = gdp::test::run_program(GPU_FOLD_EXE, {in}, box.dir());
+  CHECK(cpu.status == 0);
+  CHECK(cpu.out == box.run({in}).out);
 }
 
 TEST_CASE("gpu-fold on the GPU: long records one at a time, short ones many a launch, as --cpu folds them", "[cli][fold][gpu]") {

@@ -4,10 +4,15 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <string>
+#include <string_view>
+#include <vector>
 
+#include "core/build.hpp"
 #include "core/error.hpp"
+#include "core/tune.hpp"
 #include "fold/fold.hpp"
 #include "fold/table.hpp"
 
@@ -15,6 +20,14 @@ using namespace gdp;
 using namespace gdp::fold;
 
 namespace {
+
+// Options with `rules` and `threads`, the rest as they default.
+Options options_of(const Rules& rules, int threads = 1) {
+  Options o;
+  o.rules = rules;
+  o.threads = threads;
+  return o;
+}
 
 // The most pairs over every non-crossing structure of s[i..j], enumerated
 // without memory: base i is unpaired, or pairs with some allowed k.
@@ -64,7 +77,7 @@ TEST_CASE("Nussinov oracle equals every structure enumerated", "[fold]") {
     const std::string s = random_rna(rng, static_cast<std::size_t>(round % 13));
     const Rules r{round % 3 != 0, round % 5};
     INFO(s << " min loop " << r.min_loop << " gu " << r.gu);
-    const Structure st = fold_rna(s, r);
+    const Structure st = fold_rna(s, Engine::cpu1, options_of(r));
     REQUIRE(st.pairs == enumerate(s, 0, static_cast<int>(s.size()) - 1, r));
     require_valid(s, st, r);
   }
@@ -76,12 +89,12 @@ TEST_CASE("Nussinov engines equal the oracle", "[fold]") {
     for (int min_loop : {0, 1, 3, 4}) {
       const std::string s = random_rna(rng, n);
       const Rules r{n % 2 == 0, min_loop};
-      const Structure oracle = fold_rna(s, r, Engine::cpu1);
+      const Structure oracle = fold_rna(s, Engine::cpu1, options_of(r));
       require_valid(s, oracle, r);
       for (Engine e : {Engine::cpu2, Engine::omp2})
         for (int threads : {1, 3}) {
           INFO("n " << n << " min loop " << min_loop << " engine " << to_string(e) << " threads " << threads);
-          const Structure st = fold_rna(s, r, e, threads);
+          const Structure st = fold_rna(s, e, options_of(r, threads));
           REQUIRE(st.pairs == oracle.pairs);
           REQUIRE(st.dot_bracket == oracle.dot_bracket);
         }
@@ -90,17 +103,69 @@ TEST_CASE("Nussinov engines equal the oracle", "[fold]") {
 
 TEST_CASE("Nussinov by hand, and bad letters", "[fold]") {
   // GGGAAAUCC: G-C, G-C, G-U around a hairpin of AAA (min loop 3).
-  const Structure st = fold_rna("GGGAAAUCC", Rules{});
+  const Structure st = fold_rna("GGGAAAUCC", Engine::cpu1, options_of(Rules{}));
   REQUIRE(st.pairs == 3);
   REQUIRE(st.dot_bracket == "(((...)))");
-  REQUIRE(fold_rna("GGGAAAUCC", Rules{false, 3}).pairs == 2);  // no wobble pair
-  REQUIRE(fold_rna("GAAAC", Rules{true, 3}).pairs == 1);
-  REQUIRE(fold_rna("GAAC", Rules{true, 3}).pairs == 0);  // a loop of two is too short
-  REQUIRE(fold_rna("GC", Rules{true, 0}).pairs == 1);
-  REQUIRE(fold_rna("GC", Rules{true, 1}).pairs == 0);    // the dissertation's C(i,i+1) = 0
-  REQUIRE_THROWS_AS(fold_rna("GGXCC", Rules{}), InputError);
+  REQUIRE(fold_rna("GGGAAAUCC", Engine::cpu1, options_of(Rules{false, 3})).pairs == 2);  // no wobble pair
+  REQUIRE(fold_rna("GAAAC", Engine::cpu1, options_of(Rules{true, 3})).pairs == 1);
+  REQUIRE(fold_rna("GAAC", Engine::cpu1, options_of(Rules{true, 3})).pairs == 0);  // a loop of two is too short
+  REQUIRE(fold_rna("GC", Engine::cpu1, options_of(Rules{true, 0})).pairs == 1);
+  REQUIRE(fold_rna("GC", Engine::cpu1, options_of(Rules{true, 1})).pairs == 0);    // the dissertation's C(i,i+1) = 0
+  REQUIRE_THROWS_AS(fold_rna("GGXCC", Engine::cpu1, options_of(Rules{})), InputError);
   REQUIRE(parse_engine("omp2") == Engine::omp2);
-  REQUIRE_THROWS_AS(parse_engine("gpu9"), InputError);
+  REQUIRE(to_string(Engine::gpu) == "gpu");
+  REQUIRE_THROWS_WITH(parse_engine("gpu9"), "unknown engine 'gpu9' (use cpu1, cpu2, omp2 or gpu)");
+}
+
+TEST_CASE("fold_all: each record on its engine, in the records' order", "[fold]") {
+  std::mt19937 rng(13);
+  std::vector<std::string> rnas;
+  for (std::size_t n : {1, 2, 40, 600, 3, 511, 512, 90}) rnas.push_back(random_rna(rng, n));
+  const std::vector<std::string_view> views(rnas.begin(), rnas.end());
+  const Rules r{true, 3};
+  std::vector<Structure> want;
+  for (const std::string& s : rnas) want.push_back(fold_rna(s, Engine::cpu1, options_of(r)));
+  struct Case {
+    std::optional<Engine> engine;
+    int threads;
+    std::string backend;
+  };
+  for (const Case& c : {Case{std::nullopt, 3, "omp2+cpu2"}, Case{std::nullopt, 1, "omp2+cpu2"}, Case{Engine::cpu1, 2, "cpu1"},
+                        Case{Engine::omp2, 2, "omp2"}}) {
+    INFO("backend " << c.backend << " threads " << c.threads);
+    AllOptions all;
+    all.options = options_of(r, c.threads);
+    all.engine = c.engine;
+    const AllResult got = fold_all(views, all);
+    REQUIRE(got.backend == c.backend);
+    REQUIRE_FALSE(got.gpu_started);
+    REQUIRE(got.gpu.fill_seconds == 0);
+    REQUIRE(got.structures.size() == rnas.size());
+    for (std::size_t x = 0; x < rnas.size(); ++x) REQUIRE(got.structures[x].dot_bracket == want[x].dot_bracket);
+    REQUIRE(got.operations == Approx((1.0 + 8 + 40 * 40 * 40 + 600.0 * 600 * 600 + 27 + 511.0 * 511 * 511 +
+                                      512.0 * 512 * 512 + 90 * 90 * 90) / 6));
+  }
+  REQUIRE(fold_all({}, {}).structures.empty());
+}
+
+TEST_CASE("the GPU engine's --tune keys, and the GPU engine in a build without CUDA", "[fold]") {
+  GpuTuning t;
+  REQUIRE(t.rounds == 8);
+  REQUIRE(t.min_slice == 256);
+  apply_tune(t, gpu_tune_keys, {"rounds=3", "min_slice=64"});
+  REQUIRE(t.rounds == 3);
+  REQUIRE(t.min_slice == 64);
+  REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"rounds=0"}), InputError);
+  REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"min_slice=15"}), InputError);
+  REQUIRE_THROWS_WITH(apply_tune(t, gpu_tune_keys, {"nosuchkey=1"}),
+                      "--tune: unknown key 'nosuchkey' (known: rounds, min_slice)");
+  if constexpr (!have_cuda) {
+    REQUIRE_THROWS_WITH(fold_rna("GGGAAAUCC", Engine::gpu, {}), Catch::Matchers::Contains("no CUDA support; use --cpu"));
+    REQUIRE_THROWS_WITH(fold_rnas_gpu({"GGGAAAUCC"}, {}), Catch::Matchers::Contains("no CUDA support; use --cpu"));
+    AllOptions all;
+    all.engine = Engine::gpu;
+    REQUIRE_THROWS_WITH(fold_all({"GGGAAAUCC"}, all), Catch::Matchers::Contains("no CUDA support; use --cpu"));
+  }
 }
 
 TEST_CASE("packed tables hold the strict upper triangle, row after row, each cell once", "[fold]") {

@@ -2,8 +2,9 @@
 # gpu-fold (issue 5): where the fill's device time goes, kernel by kernel,
 # at one size (default n = 26,000, --min-loop 1): ncu times every launch
 # (--clock-control none: the clocks as the runs find them) and this sums
-# them by kernel. Prints a Markdown table for bench/RESULTS.md.
-# Usage: scripts/bench/fold-kernels.sh [build-dir] [n]
+# them by kernel. Prints a Markdown table for bench/RESULTS.md. TUNE="key=value
+# ..." passes each to gpu-fold as --tune (fold.hpp's GpuTuning).
+# Usage: [TUNE="key=value ..."] scripts/bench/fold-kernels.sh [build-dir] [n]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build}
@@ -11,10 +12,12 @@ n=${2:-26000}
 work=${WORK:-$(mktemp -d)}
 mkdir -p "$work"
 ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+tune=()
+for kv in ${TUNE:-}; do tune+=(--tune "$kv"); done
 fa=$work/rna$n.fa
 [ -s "$fa" ] || scripts/bench/make_fasta.py random --alphabet rna --length "$n" --seed "$n" --name "rna$n" > "$fa"
 "$ncu" --clock-control none --metrics gpu__time_duration.sum --csv \
-  "$build/gpu-fold" -q --min-loop 1 --format tsv "$fa" -o "$work/o.tsv" > "$work/ncu.csv" 2> "$work/ncu.err"
+  "$build/gpu-fold" -q ${tune[@]+"${tune[@]}"} --min-loop 1 --format tsv "$fa" -o "$work/o.tsv" > "$work/ncu.csv" 2> "$work/ncu.err"
 python3 - "$work/ncu.csv" "$n" <<'PY'
 import csv, re, sys
 lines = open(sys.argv[1]).read().splitlines()

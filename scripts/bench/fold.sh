@@ -5,8 +5,10 @@
 # dissertation's recurrence). OMP2 runs up to 16,000 only (minutes beyond;
 # its time grows as n^3). Fill times come from the timing report: device
 # time of the fill on the GPU ("fill_seconds"), the compute phase on the
-# CPU. Prints a Markdown table for bench/RESULTS.md.
-# Usage: scripts/bench/fold.sh [build-dir] [sizes...]
+# CPU. Prints a Markdown table for bench/RESULTS.md. TUNE="rounds=8
+# min_slice=256" passes each key=value to the GPU runs as --tune (the
+# slicing of k, fold.hpp's GpuTuning).
+# Usage: [TUNE="key=value ..."] scripts/bench/fold.sh [build-dir] [sizes...]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build}
@@ -16,6 +18,8 @@ cpu_max=${CPU_MAX:-16000}
 work=${WORK:-$(mktemp -d)}
 mkdir -p "$work"
 threads=$(nproc)
+tune=()
+for kv in ${TUNE:-}; do tune+=(--tune "$kv"); done
 [ -x "$build/gpu-fold" ] || { echo "fold: $build/gpu-fold missing: build first" >&2; exit 1; }
 field() { grep -o "\"$2\": [0-9.e+-]*" "$1" | head -1 | awk '{print $2}'; }
 echo "| n | engine | pairs | fill s | copy to host s | traceback s | compute s | wall s | G ops/s (n^3/6 over fill) | of the 16.1T max-plus ceiling |"
@@ -26,7 +30,9 @@ for n in $sizes; do
   for engine in gpu omp2; do
     [ "$engine" = omp2 ] && [ "$n" -gt "$cpu_max" ] && continue
     t0=$(date +%s.%N)
-    "$build/gpu-fold" -q --engine "$engine" --min-loop 1 --format tsv --report "$work/r.json" "$fa" -o "$work/o.tsv"
+    flags=()
+    [ "$engine" = gpu ] && flags=(${tune[@]+"${tune[@]}"})
+    "$build/gpu-fold" -q --engine "$engine" ${flags[@]+"${flags[@]}"} --min-loop 1 --format tsv --report "$work/r.json" "$fa" -o "$work/o.tsv"
     t1=$(date +%s.%N)
     compute=$(field "$work/r.json" compute)
     fill=$([ "$engine" = gpu ] && field "$work/r.json" fill_seconds || echo "$compute")

@@ -8,13 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/host_device.hpp"
 #include "fold/fold.hpp"
-
-#if defined(__CUDACC__)
-#define GDP_FOLD_HD __host__ __device__
-#else
-#define GDP_FOLD_HD
-#endif
 
 namespace gdp::fold {
 
@@ -38,7 +33,7 @@ struct Table {
   }
   // The first cell of row i in `packed`; row i holds C(i, i+1) .. C(i, n-1).
   // (Also the GPU kernels' formula for their packed tables.)
-  static GDP_FOLD_HD std::int64_t row_start(std::int64_t n, std::int64_t i) { return i * (n - 1) - i * (i - 1) / 2; }
+  static GDP_HD std::int64_t row_start(std::int64_t n, std::int64_t i) { return i * (n - 1) - i * (i - 1) / 2; }
   static std::int64_t packed_cells(std::int64_t n) { return n * (n - 1) / 2; }
   int at(std::int64_t i, std::int64_t j) const {
     if (j <= i) return 0;
@@ -52,17 +47,20 @@ struct Table {
 // (cpu/nussinov.cpp).
 Table packed_table(std::int64_t n, int threads);
 
-// The CPU engines' fill (cpu/nussinov.cpp): cpu1, cpu2 or omp2.
-Table fill_cpu(std::string_view rna, const Rules& rules, Engine engine, int threads);
+// The CPU engines' fill: cpu1, cpu2 or omp2 (on options.threads), under
+// options.rules (cpu/nussinov.cpp).
+Table fill_cpu(std::string_view rna, Engine engine, const Options& options);
 
-// The GPU's blocked fill. `seconds`: device time of the fill;
-// `copy_seconds`: the table's packing and copy to the host. The table is
-// packed up to n = Table::kMaxPacked, unless `packed` is false (tests).
+// The GPU engines (cuda/nussinov_gpu.cu), defined only in builds with CUDA:
+// callers test gdp::have_cuda (core/build.hpp) first.
+//
+// The blocked fill, under options.rules on options.device with
+// options.tuning. timing.fill_seconds: device time of the fill;
+// timing.copy_seconds: the table's packing and copy to the host. The table
+// is packed up to n = Table::kMaxPacked, unless `packed` is false (tests).
 // Throws InputError when the sequence does not fit in device memory
-// (saying how long would), RunError when CUDA fails, and in builds without
-// CUDA.
-Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& seconds, double* copy_seconds = nullptr,
-               bool packed = true);
+// (saying how long would), RunError when CUDA fails.
+Table fill_gpu(std::string_view rna, const Options& options, FoldTiming& timing, bool packed = true);
 
 // Many records at once (upper-case A, C, G, U): the short ones one block
 // each, their tables in shared memory, as many a launch as 2^28 table
@@ -73,7 +71,7 @@ Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& sec
 // and only their dot-bracket strings come back, at (*structures)[r]; their
 // tables are left empty (n = 0), and the other records get a table and an
 // empty string.
-std::vector<Table> fill_gpu_batch(const std::vector<std::string_view>& rnas, const Rules& rules, int device,
-                                  double& seconds, std::vector<std::string>* structures = nullptr);
+std::vector<Table> fill_gpu_batch(const std::vector<std::string_view>& rnas, const Options& options, double& seconds,
+                                  std::vector<std::string>* structures = nullptr);
 
 }  // namespace gdp::fold

@@ -2,18 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/error.hpp"
-
 namespace gdp::io {
 
-FoldFormat parse_fold_format(std::string_view name) {
-  if (name == "dotbracket") return FoldFormat::dotbracket;
-  if (name == "bpseq") return FoldFormat::bpseq;
-  if (name == "ct") return FoldFormat::ct;
-  if (name == "tsv") return FoldFormat::tsv;
-  if (name == "json") return FoldFormat::json;
-  throw InputError("unknown format '" + std::string(name) + "' (use dotbracket, bpseq, ct, tsv or json)");
-}
+FoldFormat parse_fold_format(std::string_view name) { return parse_enum(fold_format_names, name, "format"); }
 
 void write_fold_header(FoldFormat format, std::ostream& out) {
   if (format == FoldFormat::tsv) out << "#id\tlength\tpairs\tstructure\n";

@@ -5,12 +5,19 @@
 #include <string>
 #include <string_view>
 
+#include "core/enum_names.hpp"
 #include "fold/fold.hpp"
 
 namespace gdp::io {
 
 enum class FoldFormat { dotbracket, bpseq, ct, tsv, json };
-FoldFormat parse_fold_format(std::string_view name);  // throws InputError
+inline constexpr EnumNames<FoldFormat, 5> fold_format_names{{{FoldFormat::dotbracket, "dotbracket"},
+                                                              {FoldFormat::bpseq, "bpseq"},
+                                                              {FoldFormat::ct, "ct"},
+                                                              {FoldFormat::tsv, "tsv"},
+                                                              {FoldFormat::json, "json"}}};
+// InputError "unknown format 'x' (use dotbracket, bpseq, ct, tsv or json)".
+FoldFormat parse_fold_format(std::string_view name);
 
 // Before the first record (TSV's header line), then one record each.
 void write_fold_header(FoldFormat format, std::ostream& out);

@@ -1,50 +1,34 @@
-// Nussinov's recurrence as simplified by Chang et al.:
-//
-//   C(i,j) = max( C(i+1,j-1) + 1  if a_i and a_j pair and j - i > min_loop,
-//                 max over i <= k < j of C(i,k) + C(k+1,j) )
-//
-// with C(i,j) = 0 for j <= i. The split at k = i and k = j - 1 covers
-// Nussinov's "a_i unpaired" and "a_j unpaired" cases. Cells are filled by
-// diagonals (j - i = 1, 2, ...). CPU1 reads the split's second term down a
-// column; CPU2 keeps a transposed copy so both terms are row reads; OMP2 is
-// CPU2 with each diagonal's cells on several threads (dissertation table 7-1).
+// The CPU engines of recurrence.hpp's recurrence, the traceback, and the
+// engine's entry points for one record. Cells are filled by diagonals
+// (j - i = 1, 2, ...). CPU1 reads the split's second term down a column;
+// CPU2 keeps a transposed copy so both terms are row reads; OMP2 is CPU2
+// with each diagonal's cells on several threads (dissertation table 7-1).
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
+#include "core/build.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "fold/fold.hpp"
+#include "fold/recurrence.hpp"
 #include "fold/table.hpp"
 
 namespace gdp::fold {
 
-Engine parse_engine(std::string_view name) {
-  if (name == "cpu1") return Engine::cpu1;
-  if (name == "cpu2") return Engine::cpu2;
-  if (name == "omp2") return Engine::omp2;
-  if (name == "gpu") return Engine::gpu;
-  throw InputError("unknown engine '" + std::string(name) + "' (use cpu1, cpu2, omp2 or gpu)");
-}
+Engine parse_engine(std::string_view name) { return parse_enum(engine_names, name, "engine"); }
 
-std::string_view to_string(Engine e) {
-  switch (e) {
-    case Engine::cpu1: return "cpu1";
-    case Engine::cpu2: return "cpu2";
-    case Engine::omp2: return "omp2";
-    case Engine::gpu: return "gpu";
-  }
-  return "?";
-}
+std::string_view to_string(Engine e) { return name_of(engine_names, e); }
 
-bool can_pair(char a, char b, const Rules& rules) {
-  if (a > b) std::swap(a, b);
-  return (a == 'A' && b == 'U') || (a == 'C' && b == 'G') || (rules.gu && a == 'G' && b == 'U');
-}
+const std::array<TuneKey<GpuTuning>, 2> gpu_tune_keys{{
+    {"rounds", "slices of k for this many rounds of the GPU's resident blocks (1 or more)",
+     [](GpuTuning& t, std::string_view v) { t.rounds = tune_int("rounds", v, 1, 1 << 20); }},
+    {"min_slice", "each slice of k at least this long (16 or more)",
+     [](GpuTuning& t, std::string_view v) { t.min_slice = tune_int("min_slice", v, 16, 1 << 30); }},
+}};
 
-namespace {
-
-}  // namespace
+bool can_pair(char a, char b, const Rules& rules) { return pairs(base_code(a), base_code(b), rules.gu); }
 
 Table packed_table(std::int64_t n, int threads) {
   Table t;
@@ -58,30 +42,37 @@ Table packed_table(std::int64_t n, int threads) {
   return t;
 }
 
-Table fill_cpu(std::string_view s, const Rules& r, Engine engine, int threads) {
+Table fill_cpu(std::string_view s, Engine engine, const Options& options) {
+  const Rules& r = options.rules;
   Table t = Table::of_size(static_cast<std::int64_t>(s.size()));
   const std::int64_t n = t.n;
+  std::vector<std::uint8_t> code(s.size());
+  for (std::size_t x = 0; x < s.size(); ++x) code[x] = base_code(s[x]);
   std::vector<int> tr;  // CPU2, OMP2: tr[j * n + i] = C(i, j)
   if (engine != Engine::cpu1) tr.assign(static_cast<std::size_t>(n * n), 0);
   for (std::int64_t d = 1; d < n; ++d) {
-    const auto cell = [&](std::int64_t i) {
+    const auto fill = [&](std::int64_t i) {
       const std::int64_t j = i + d;
-      int best = d > r.min_loop && can_pair(s[i], s[j], r) ? t.at(i + 1, j - 1) + 1 : 0;
+      const bool closes_pair = closes(code[static_cast<std::size_t>(i)], code[static_cast<std::size_t>(j)], d, r.min_loop, r.gu);
+      const auto inner = [&] { return t.at(i + 1, j - 1); };
+      int best = 0;
       if (engine == Engine::cpu1) {
-        for (std::int64_t k = i; k < j; ++k) best = std::max(best, t.at(i, k) + t.at(k + 1, j));
+        best = cell(closes_pair, inner, i, j, [&](std::int64_t k) { return t.at(i, k); },
+                    [&](std::int64_t k) { return t.at(k + 1, j); });
       } else {  // row i of C and row j of the transpose: C(i,k) and C(k+1,j)
         const int* ci = &t.c[static_cast<std::size_t>(i * n)];
         const int* cj = &tr[static_cast<std::size_t>(j * n)];
-        for (std::int64_t k = i; k < j; ++k) best = std::max(best, (k > i ? ci[k] : 0) + (k + 1 < j ? cj[k + 1] : 0));
+        best = cell(closes_pair, inner, i, j, [&](std::int64_t k) { return k > i ? ci[k] : 0; },
+                    [&](std::int64_t k) { return k + 1 < j ? cj[k + 1] : 0; });
         tr[static_cast<std::size_t>(j * n + i)] = best;
       }
       t.c[static_cast<std::size_t>(i * n + j)] = best;
     };
     if (engine == Engine::omp2) {
-#pragma omp parallel for schedule(static) num_threads(threads)
-      for (std::int64_t i = 0; i < n - d; ++i) cell(i);
+#pragma omp parallel for schedule(static) num_threads(options.threads)
+      for (std::int64_t i = 0; i < n - d; ++i) fill(i);
     } else {
-      for (std::int64_t i = 0; i < n - d; ++i) cell(i);
+      for (std::int64_t i = 0; i < n - d; ++i) fill(i);
     }
   }
   return t;
@@ -89,8 +80,11 @@ Table fill_cpu(std::string_view s, const Rules& r, Engine engine, int threads) {
 
 namespace {
 
-// An optimal structure of [i, j], traced back with an explicit stack.
+// An optimal structure of [0, n-1], traced back with an explicit stack: in
+// each interval the pair (i, j) if it gives C(i,j), else the first split k
+// that does (the GPU's trace_small makes the same choices).
 void trace(const Table& t, std::string_view s, const Rules& r, Structure& out) {
+  const auto at = [&t](std::int64_t i, std::int64_t j) { return t.at(i, j); };
   std::vector<std::pair<std::int64_t, std::int64_t>> todo;
   if (t.n > 1) todo.push_back({0, t.n - 1});
   while (!todo.empty()) {
@@ -99,23 +93,20 @@ void trace(const Table& t, std::string_view s, const Rules& r, Structure& out) {
     if (j <= i) continue;
     const int v = t.at(i, j);
     if (v == 0) continue;
-    if (j - i > r.min_loop && can_pair(s[i], s[j], r) && v == t.at(i + 1, j - 1) + 1) {
+    if (pair_gives(at, base_code(s[static_cast<std::size_t>(i)]), base_code(s[static_cast<std::size_t>(j)]), i, j, v,
+                   r.min_loop, r.gu)) {
       out.partner[static_cast<std::size_t>(i)] = static_cast<int>(j);
       out.partner[static_cast<std::size_t>(j)] = static_cast<int>(i);
       todo.push_back({i + 1, j - 1});
       continue;
     }
     std::int64_t k = i;
-    while (k < j && t.at(i, k) + t.at(k + 1, j) != v) ++k;
+    while (k < j && !split_gives(v, t.at(i, k), t.at(k + 1, j))) ++k;
     if (k == j) throw std::logic_error("Nussinov traceback found no split");
     todo.push_back({i, k});
     todo.push_back({k + 1, j});
   }
 }
-
-}  // namespace
-
-namespace {
 
 void check_input(std::string_view rna, const Rules& rules) {
   for (std::size_t i = 0; i < rna.size(); ++i)
@@ -158,35 +149,43 @@ Structure structure_of(std::string dot_bracket) {
 
 }  // namespace
 
-std::vector<Structure> fold_rnas_gpu(const std::vector<std::string_view>& rnas, const Rules& rules, int device,
-                                     int threads, FoldTiming* timing) {
-  for (const std::string_view rna : rnas) check_input(rna, rules);
-  double seconds = 0;
-  std::vector<std::string> traced;  // the short records', traced on the device
-  const std::vector<Table> tables = fill_gpu_batch(rnas, rules, device, seconds, &traced);
-  if (timing) timing->fill_seconds = seconds;
-  Timer timer;
-  std::vector<Structure> out(rnas.size());
-#pragma omp parallel for schedule(dynamic) num_threads(std::max(threads, 1))
-  for (std::size_t r = 0; r < rnas.size(); ++r)
-    out[r] = traced[r].empty() ? structure_of(tables[r], rnas[r], rules) : structure_of(std::move(traced[r]));
-  if (timing) timing->trace_seconds = timer.seconds();
-  return out;
+std::vector<Structure> fold_rnas_gpu(const std::vector<std::string_view>& rnas, const Options& options,
+                                     FoldTiming* timing) {
+  for (const std::string_view rna : rnas) check_input(rna, options.rules);
+  if constexpr (!have_cuda) {
+    throw RunError(no_cuda_message);
+  } else {
+    double seconds = 0;
+    std::vector<std::string> traced;  // the short records', traced on the device
+    const std::vector<Table> tables = fill_gpu_batch(rnas, options, seconds, &traced);
+    if (timing) timing->fill_seconds = seconds;
+    Timer timer;
+    std::vector<Structure> out(rnas.size());
+#pragma omp parallel for schedule(dynamic) num_threads(std::max(options.threads, 1))
+    for (std::size_t r = 0; r < rnas.size(); ++r)
+      out[r] = traced[r].empty() ? structure_of(tables[r], rnas[r], options.rules) : structure_of(std::move(traced[r]));
+    if (timing) timing->trace_seconds = timer.seconds();
+    return out;
+  }
 }
 
-Structure fold_rna(std::string_view rna, const Rules& rules, Engine engine, int threads, int device,
-                   FoldTiming* timing) {
-  check_input(rna, rules);
-  double seconds = 0;
+Structure fold_rna(std::string_view rna, Engine engine, const Options& options, FoldTiming* timing) {
+  check_input(rna, options.rules);
+  FoldTiming times;
   Timer timer;
-  double copy_seconds = 0;
-  const Table t = engine == Engine::gpu ? fill_gpu(rna, rules, device, seconds, &copy_seconds)
-                                        : fill_cpu(rna, rules, engine, threads);
-  if (engine != Engine::gpu) seconds = timer.seconds();
-  if (timing) timing->fill_seconds = seconds, timing->copy_seconds = copy_seconds;
+  Table t;
+  if (engine != Engine::gpu) {
+    t = fill_cpu(rna, engine, options);
+    times.fill_seconds = timer.seconds();
+  } else if constexpr (have_cuda) {
+    t = fill_gpu(rna, options, times);
+  } else {
+    throw RunError(no_cuda_message);
+  }
   timer.restart();
-  Structure out = structure_of(t, rna, rules);
-  if (timing) timing->trace_seconds = timer.seconds();
+  Structure out = structure_of(t, rna, options.rules);
+  times.trace_seconds = timer.seconds();
+  if (timing) *timing = times;
   return out;
 }
 

@@ -28,14 +28,13 @@
 // bits (Table::packed), packed on the device in pieces of rows, into pages
 // that the CPU's threads touch while the GPU fills.
 #include <algorithm>
-#include <cmath>
-#include <cstdlib>
 #include <string>
 #include <thread>
 
 #include "core/cuda_check.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
+#include "fold/recurrence.hpp"
 #include "fold/table.hpp"
 #include "semiring/gpu.hpp"
 
@@ -43,13 +42,6 @@ namespace gdp::fold {
 namespace {
 
 constexpr int kB = 128;
-constexpr std::uint8_t kNone = 4;  // the padding letter
-
-__device__ __forceinline__ bool pairs(std::uint8_t a, std::uint8_t b, bool gu) {
-  // A 0, C 1, G 2, U 3
-  const int x = min(a, b), y = max(a, b);
-  return (x == 0 && y == 3) || (x == 1 && y == 2) || (gu && x == 2 && y == 3);
-}
 
 // Where the blocked fill keeps C on the device: every cell in int32
 // (FullStore, past Table::kMaxPacked), or the upper triangle by block rows
@@ -70,13 +62,14 @@ struct TriangleStore {
 };
 
 // Finishes block (I, I + d) for I = blockIdx.x; kB threads, thread r on
-// row r of the block's current anti-diagonal. c holds the bulk part of
-// every cell of the block already when d >= 2. The block, the finished
-// diagonal blocks (I, I) and (J, J), row 0 of block (I+1, J), the column
-// left of the block (one row down) and the block's bases are read into
-// shared memory first, so that no step reads device memory. (Neither that
-// nor four running maxima in the split loops changed its time: 0.19 s of
-// the 0.41 s fill at n = 26,000 with int32 cells, bench/RESULTS.md.)
+// row r of the block's current anti-diagonal, each cell by
+// recurrence.hpp's block_cell. c holds the bulk part of every cell of the
+// block already when d >= 2. The block, the finished diagonal blocks
+// (I, I) and (J, J), row 0 of block (I+1, J), the column left of the block
+// (one row down) and the block's bases are read into shared memory first,
+// so that no step reads device memory (what that and four running maxima
+// in the split loops were measured to change: bench/RESULTS.md, "gpu-fold:
+// split products, a packed 16-bit table on the host").
 // A tile's rows are padded by 4 bytes, which keeps column reads free of
 // bank conflicts.
 template <class Cell>
@@ -115,34 +108,12 @@ __global__ void __launch_bounds__(kB) finish_blocks(Store c, const std::uint8_t*
   }
   __syncthreads();
 
+  const BlockTiles<T> tiles{cur, left, below, next_row, left_column, column_bases};
   for (int s = d == 0 ? 1 : -(kB - 1); s < kB; ++s) {
     const int col = r + s;
     if (col >= 0 && col < kB) {
       const long long i = i0 + r, j = j0 + col;
-      int best = cur[r][col];
-      if (j - i > min_loop && pairs(row_base, column_bases[col], gu)) {
-        // C(i+1, j-1): zero on and below the main diagonal; else in this
-        // block, in row 0 of the block below, or in the column on its left.
-        const int inner = j - 1 <= i + 1          ? 0
-                          : r + 1 < kB && col >= 1 ? static_cast<int>(cur[r + 1][col - 1])
-                          : col >= 1               ? next_row[col - 1]
-                                                   : left_column[r];
-        best = max(best, inner + 1);
-      }
-      if (d == 0) {  // every split inside the block: C(i,k) + C(k+1,j), k = i .. j-1
-        for (int k = r; k < col; ++k) best = max(best, cur[r][k] + cur[k + 1][col]);
-      } else {
-        // k in block I: C(i,k) from block (I, I); C(k+1, j) from this block's
-        // column below row r, or row 0 of block (I+1, J) past its end.
-#pragma unroll 4
-        for (int k = r; k < kB - 1; ++k) best = max(best, left[r][k] + cur[k + 1][col]);
-        best = max(best, left[r][kB - 1] + next_row[col]);
-        // k in block J: C(i,k) from this block's row left of col; C(k+1, j)
-        // from block (J, J).
-#pragma unroll 4
-        for (int k = 0; k < col; ++k) best = max(best, cur[r][k] + below[k + 1][col]);
-      }
-      cur[r][col] = static_cast<typename Store::Cell>(best);
+      cur[r][col] = static_cast<typename Store::Cell>(block_cell<kB>(tiles, r, col, i, j, d == 0, row_base, min_loop, gu));
     }
     __syncthreads();
   }
@@ -198,6 +169,7 @@ __device__ void trace_small(const At& at, const std::uint8_t* bases, int n, int 
     if (j <= i) continue;
     const int v = at(i, j);
     if (v == 0) continue;
+    // pair_gives(), spelled out so that the branch stays one.
     if (j - i > min_loop && pairs(bases[i], bases[j], gu) && v == at(i + 1, j - 1) + 1) {
       if (lane == 0) {
         out[i] = '(', out[j] = ')';
@@ -209,7 +181,7 @@ __device__ void trace_small(const At& at, const std::uint8_t* bases, int n, int 
     int k = j;
     for (int k0 = i; k0 < j && k == j; k0 += 32) {
       const int kk = k0 + lane;
-      const unsigned hits = __ballot_sync(0xffffffffu, kk < j && at(i, kk) + at(kk + 1, j) == v);
+      const unsigned hits = __ballot_sync(0xffffffffu, kk < j && split_gives(v, at(i, kk), at(kk + 1, j)));
       if (hits) k = k0 + __ffs(static_cast<int>(hits)) - 1;
     }
     if (k == j) {
@@ -241,14 +213,11 @@ __global__ void __launch_bounds__(kSmallThreads) fill_small(const std::uint8_t* 
     bases[i] = seqs[seq_at[record] + i];
   }
   __syncthreads();
-  const auto at = [&](int i, int j) { return j <= i ? 0 : static_cast<int>(c[row[i] + j]); };
+  const RowTable<std::uint16_t> at{c, row};
   for (int d = 1; d < n; ++d) {
     for (int i = static_cast<int>(threadIdx.x); i + d < n; i += kSmallThreads) {
       const int j = i + d;
-      int best = d > min_loop && pairs(bases[i], bases[j], gu) ? at(i + 1, j - 1) + 1 : 0;
-      best = max(best, max(at(i + 1, j), at(i, j - 1)));  // the splits k = i and k = j - 1
-      for (int k = i + 1; k < j - 1; ++k) best = max(best, c[row[i] + k] + c[row[k + 1] + j]);
-      c[row[i] + j] = static_cast<std::uint16_t>(best);
+      c[row[i] + j] = static_cast<std::uint16_t>(packed_cell(at, bases, i, j, min_loop, gu));
     }
     __syncthreads();
   }
@@ -263,30 +232,20 @@ __global__ void __launch_bounds__(kSmallThreads) fill_small(const std::uint8_t* 
 
 // Slices of k for a diagonal's `products` of 128 x k x 128: enough blocks
 // for `rounds` rounds of the GPU's `device_blocks` (what its SMs hold at
-// once), each slice at least `min_slice` long so that its atomic adds stay
-// a small part of its work. GPUDP_FOLD_ROUNDS and GPUDP_FOLD_MIN_SLICE
-// override the defaults (benchmarks: bench/RESULTS.md).
-struct Slicing {
-  long long rounds = 8, min_slice = 256;  // the best of those measured (bench/RESULTS.md)
-};
-Slicing slicing() {
-  Slicing s;
-  if (const char* env = std::getenv("GPUDP_FOLD_ROUNDS")) s.rounds = std::max(1, std::atoi(env));
-  if (const char* env = std::getenv("GPUDP_FOLD_MIN_SLICE")) s.min_slice = std::max(16, std::atoi(env));
-  return s;
-}
-int k_slices(long long products, long long k, long long device_blocks, const Slicing& s) {
+// once), each slice at least `min_slice` long so that its atomic maxima
+// stay a small part of its work (GpuTuning, fold.hpp), from 1 to 1024.
+int k_slices(long long products, long long k, long long device_blocks, const GpuTuning& s) {
   const long long wanted = (s.rounds * device_blocks + products - 1) / products;
   return static_cast<int>(std::clamp(std::min(wanted, k / s.min_slice), 1LL, 1024LL));
 }
 
 }  // namespace
 
-Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& seconds, double* copy_seconds,
-               bool packed_asked) {
+Table fill_gpu(std::string_view rna, const Options& options, FoldTiming& timing, bool packed_asked) {
   const long long n = static_cast<long long>(rna.size());
-  seconds = 0;
-  if (copy_seconds) *copy_seconds = 0;
+  const Rules& rules = options.rules;
+  const int device = options.device;
+  timing.fill_seconds = timing.copy_seconds = 0;
   if (n < 2) return Table::of_size(n);
   const long long blocks = (n + kB - 1) / kB, padded = blocks * kB;
 
@@ -313,11 +272,8 @@ Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& sec
                    std::to_string(fits) + " bases");
   }
 
-  std::vector<std::uint8_t> codes(static_cast<std::size_t>(padded), kNone);
-  for (long long i = 0; i < n; ++i) {
-    const char b = rna[static_cast<std::size_t>(i)];
-    codes[static_cast<std::size_t>(i)] = b == 'A' ? 0 : b == 'C' ? 1 : b == 'G' ? 2 : 3;
-  }
+  std::vector<std::uint8_t> codes(static_cast<std::size_t>(padded), kNoBase);  // the padding never pairs
+  for (long long i = 0; i < n; ++i) codes[static_cast<std::size_t>(i)] = base_code(rna[static_cast<std::size_t>(i)]);
   cuda::DeviceArray<int> full;
   cuda::DeviceArray<std::uint16_t> triangle;
   cuda::DeviceArray<std::uint8_t> seq;
@@ -334,7 +290,6 @@ Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& sec
   cudaDeviceProp prop{};
   cuda::check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
   const long long device_blocks = 2LL * prop.multiProcessorCount;  // the max-plus kernels run two blocks an SM
-  const Slicing slices = slicing();
 
   // One diagonal of blocks at a time: the products of the blocks strictly
   // between (d >= 2), then the finish.
@@ -344,7 +299,7 @@ Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& sec
     cuda::check(cudaFuncSetAttribute(finish_blocks<Store>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)),
                 "cudaFuncSetAttribute");
     for (long long d = 0; d < blocks; ++d) {
-      if (d >= 2) products(d, k_slices(blocks - d, (d - 1) * kB, device_blocks, slices));
+      if (d >= 2) products(d, k_slices(blocks - d, (d - 1) * kB, device_blocks, options.tuning));
       finish_blocks<Store><<<static_cast<unsigned>(blocks - d), kB, shared>>>(store, seq.get(), static_cast<int>(d),
                                                                              rules.min_loop, rules.gu);
       cuda::check(cudaGetLastError(), "finish_blocks");
@@ -370,7 +325,7 @@ Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& sec
   // While the GPU fills: the host's table, its pages touched.
   const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   Table t = packed ? packed_table(n, threads) : Table::of_size(n);
-  seconds = timer.stop_seconds();
+  timing.fill_seconds = timer.stop_seconds();
 
   Timer copy;
   if (packed) {
@@ -393,12 +348,14 @@ Table fill_gpu(std::string_view rna, const Rules& rules, int device, double& sec
                              static_cast<std::size_t>(n), cudaMemcpyDeviceToHost),
                 "cudaMemcpy2D");
   }
-  if (copy_seconds) *copy_seconds = copy.seconds();
+  timing.copy_seconds = copy.seconds();
   return t;
 }
 
-std::vector<Table> fill_gpu_batch(const std::vector<std::string_view>& rnas, const Rules& rules, int device,
-                                  double& seconds, std::vector<std::string>* structures) {
+std::vector<Table> fill_gpu_batch(const std::vector<std::string_view>& rnas, const Options& options, double& seconds,
+                                  std::vector<std::string>* structures) {
+  const Rules& rules = options.rules;
+  const int device = options.device;
   seconds = 0;
   std::vector<Table> tables(rnas.size());
   if (structures) structures->assign(rnas.size(), std::string());
@@ -414,9 +371,9 @@ std::vector<Table> fill_gpu_batch(const std::vector<std::string_view>& rnas, con
     if (n < 2) {
       tables[r] = packed_table(n, 1);
     } else if (small_shared_bytes(n) > shared_max) {
-      double s = 0;
-      tables[r] = fill_gpu(rnas[r], rules, device, s);
-      seconds += s;
+      FoldTiming timing;
+      tables[r] = fill_gpu(rnas[r], options, timing);
+      seconds += timing.fill_seconds;
     } else {
       order.push_back(r);
     }
@@ -435,7 +392,7 @@ std::vector<Table> fill_gpu_batch(const std::vector<std::string_view>& rnas, con
     while (last < order.size()) {
       const long long n = static_cast<long long>(rnas[order[last]].size());
       if (last > first && table_at.back() + Table::packed_cells(n) > kBatchCells) break;
-      for (const char b : rnas[order[last]]) codes.push_back(b == 'A' ? 0 : b == 'C' ? 1 : b == 'G' ? 2 : 3);
+      for (const char b : rnas[order[last]]) codes.push_back(base_code(b));
       seq_at.push_back(static_cast<long long>(codes.size()));
       table_at.push_back(table_at.back() + Table::packed_cells(n));
       ++last;
