@@ -2,27 +2,18 @@
 
 #include <array>
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 
 namespace gdp {
 
-Alphabet parse_alphabet(std::string_view name) {
-  if (name == "auto") return Alphabet::automatic;
-  if (name == "dna") return Alphabet::dna;
-  if (name == "rna") return Alphabet::rna;
-  if (name == "protein") return Alphabet::protein;
-  throw InputError("unknown alphabet '" + std::string(name) + "' (use auto, dna, rna or protein)");
-}
+namespace {
+constexpr EnumNames<Alphabet, 4> alphabet_names{
+    {{Alphabet::automatic, "auto"}, {Alphabet::dna, "dna"}, {Alphabet::rna, "rna"}, {Alphabet::protein, "protein"}}};
+}  // namespace
 
-std::string_view to_string(Alphabet a) {
-  switch (a) {
-    case Alphabet::automatic: return "auto";
-    case Alphabet::dna: return "dna";
-    case Alphabet::rna: return "rna";
-    case Alphabet::protein: return "protein";
-  }
-  return "?";
-}
+Alphabet parse_alphabet(std::string_view name) { return parse_enum(alphabet_names, name, "alphabet"); }
+std::string_view to_string(Alphabet a) { return name_of(alphabet_names, a); }
 
 Alphabet detect_alphabet(const std::vector<const std::string*>& residues) {
   std::array<std::size_t, 256> count{};

@@ -1,15 +1,15 @@
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "io/pairwise_writer.hpp"
 
 namespace gdp::io {
 
-PairFormat parse_pair_format(std::string_view name) {
-  if (name == "pair") return PairFormat::pair;
-  if (name == "sam") return PairFormat::sam;
-  if (name == "tsv") return PairFormat::tsv;
-  if (name == "json") return PairFormat::json;
-  throw InputError("unknown format '" + std::string(name) + "' (use pair, sam, tsv or json)");
-}
+namespace {
+constexpr EnumNames<PairFormat, 4> pair_format_names{
+    {{PairFormat::pair, "pair"}, {PairFormat::sam, "sam"}, {PairFormat::tsv, "tsv"}, {PairFormat::json, "json"}}};
+}  // namespace
+
+PairFormat parse_pair_format(std::string_view name) { return parse_enum(pair_format_names, name, "format"); }
 
 AlignmentStats alignment_stats(const PairResult& r, const ScoringScheme& scheme) {
   AlignmentStats s;

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/progress.hpp"
 #include "pairwise/cpu/passes.hpp"
@@ -15,30 +16,15 @@
 
 namespace gdp::pairwise {
 
-Mode parse_mode(std::string_view name) {
-  if (name == "local") return Mode::local;
-  if (name == "global") return Mode::global;
-  if (name == "semiglobal") return Mode::semiglobal;
-  throw InputError("unknown mode '" + std::string(name) + "' (use local, global or semiglobal)");
-}
+namespace {
+constexpr EnumNames<Mode, 3> mode_names{{{Mode::local, "local"}, {Mode::global, "global"}, {Mode::semiglobal, "semiglobal"}}};
+constexpr EnumNames<Backend, 3> backend_names{
+    {{Backend::cpu_scalar, "cpu-scalar"}, {Backend::cpu_openmp, "cpu-openmp"}, {Backend::gpu, "gpu"}}};
+}  // namespace
 
-std::string_view to_string(Mode m) {
-  switch (m) {
-    case Mode::local: return "local";
-    case Mode::global: return "global";
-    case Mode::semiglobal: return "semiglobal";
-  }
-  return "?";
-}
-
-std::string_view to_string(Backend b) {
-  switch (b) {
-    case Backend::cpu_scalar: return "cpu-scalar";
-    case Backend::cpu_openmp: return "cpu-openmp";
-    case Backend::gpu: return "gpu";
-  }
-  return "?";
-}
+Mode parse_mode(std::string_view name) { return parse_enum(mode_names, name, "mode"); }
+std::string_view to_string(Mode m) { return name_of(mode_names, m); }
+std::string_view to_string(Backend b) { return name_of(backend_names, b); }
 
 std::string cigar_string(const Cigar& cigar) {
   std::string s;
