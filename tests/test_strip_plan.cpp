@@ -143,4 +143,11 @@ TEST_CASE("the GPU tuning keys of --tune set the tuning and refuse what they do 
   REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"lanes=8"}), InputError);
   REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"bits"}), InputError);
   REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"bits=x"}), InputError);
+  REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"bits=24"}), InputError);
+  REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"lane_columns=7"}), InputError);
+  apply_tune(t, gpu_tune_keys, {"bits=32", "lane_columns=16"});
+  REQUIRE(t.bits == 32);
+  REQUIRE(t.lane_columns == 16);
+  apply_tune(t, gpu_tune_keys, {"bits=16"});
+  REQUIRE(t.bits == 0);
 }

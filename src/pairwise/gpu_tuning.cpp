@@ -38,9 +38,19 @@ const std::array<TuneKey<GpuTuning>, 8> gpu_tune_keys{{
          if (k.name == v) return void(t = tuning_for(k, t));
        throw InputError("--tune kernel=" + std::string(v) + ": no such kernel");
      }},
-    {"bits", "32: no 16-bit pass", [](GpuTuning& t, std::string_view v) { t.bits = static_cast<int>(tune_int("bits", v, 0, 32)); }},
+    {"bits", "32: no 16-bit pass; 16: where the scores allow",
+     [](GpuTuning& t, std::string_view v) {
+       const long long b = tune_int("bits", v, 0, 32);
+       if (b != 0 && b != 16 && b != 32) throw InputError("--tune bits takes 16 or 32 (0: 16)");
+       t.bits = b == 32 ? 32 : 0;
+     }},
     {"lane_columns", "8, 16, 32 or 64 columns a lane",
-     [](GpuTuning& t, std::string_view v) { t.lane_columns = static_cast<int>(tune_int("lane_columns", v, 0, 64)); }},
+     [](GpuTuning& t, std::string_view v) {
+       const long long c = tune_int("lane_columns", v, 0, 64);
+       if (c != 0 && c != 8 && c != 16 && c != 32 && c != 64)
+         throw InputError("--tune lane_columns takes 8, 16, 32 or 64 (0: by the shape)");
+       t.lane_columns = static_cast<int>(c);
+     }},
     {"kernel16", "diagonal or rows",
      [](GpuTuning& t, std::string_view v) {
        if (v != "diagonal" && v != "rows") throw InputError("--tune kernel16 takes diagonal or rows");
