@@ -297,7 +297,8 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   const long long piece = piece_within(
       req, kp, gp.piece, free_bytes + w.t.bytes() + w.last_h.bytes() + w.last_f.bytes() + w.strip_best.bytes());
   if (piece == 0) throw RunError("too little GPU memory is free for a strip of the target");
-  if (piece < n) w.edges.reserve(static_cast<std::size_t>(2 * m), "cudaMalloc (edges between pieces)");
+  if (piece < gp.piece)  // pieces where none were planned: their edges too
+    w.edges.reserve(static_cast<std::size_t>(2 * m), "cudaMalloc (edges between pieces)");
   const long long max_strips = (piece + strip_width - 1) / strip_width;
   w.t.reserve(static_cast<std::size_t>(piece));
   if (want_row) w.last_h.reserve(static_cast<std::size_t>(piece + 1));
