@@ -17,12 +17,18 @@ namespace gdp::pairwise::striped {
 __device__ __forceinline__ unsigned long long flag_value(long long strip, int rows) {
   return (static_cast<unsigned long long>(strip) << 32) | static_cast<unsigned>(rows);
 }
+// A waiting warp pauses between polls, so that it takes few issue slots
+// from the warps that compute on its SM (bench/RESULTS.md, "the strip
+// engine generic over the cell").
+constexpr unsigned kPollPauseNs = 32;
+
 // Waits until the flag reaches `at_least`. With an abort flag (the 16-bit
 // kernels' overflow), gives up once that is set and returns false.
 __device__ __forceinline__ bool wait_flag(unsigned long long* flag, unsigned long long at_least,
                                           const int* abort = nullptr) {
   ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> f(*flag);
   while (f.load(::cuda::memory_order_acquire) < at_least) {
+    __nanosleep(kPollPauseNs);
     if (abort && *reinterpret_cast<const volatile int*>(abort)) return false;
   }
   return true;
@@ -92,6 +98,7 @@ __device__ __forceinline__ Neighbours<Edge> neighbours(const Params<Types>& p, l
 __device__ __forceinline__ bool wait_count(int* count, int at_least, const int* abort) {
   ::cuda::atomic_ref<int, ::cuda::thread_scope_block> c(*count);
   while (c.load(::cuda::memory_order_acquire) < at_least) {
+    __nanosleep(kPollPauseNs);
     if (abort && *reinterpret_cast<const volatile int*>(abort)) return false;
   }
   return true;
