@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "pairwise/gotoh_cell.hpp"
 #include "pairwise/recurrence.hpp"
 
 namespace gdp::pairwise {
@@ -124,6 +125,90 @@ TEST_CASE("the 16-bit pair form equals the plain cell on random local rows", "[r
     const unsigned decay = pair(-kCols * g.extend, -kCols * g.extend);
     REQUIRE(es == add_max_s16x2(es_in, decay, es_out_s16x2<kCols>(a, minus_ext)));
   }
+}
+
+// The strip engine's Gotoh cell policy: a lane's row of cells, its
+// boundary's Down going in and coming out, and the traceback's direction
+// bits, each by its definition in the plain form.
+template <bool Local>
+void check_cell_policy(std::mt19937& rng) {
+  using Cell = GotohCell<Local>;
+  std::uniform_int_distribution<int> value(-5000, 5000), score(-1000, 1000), open(0, 40), extend(0, 20), coin(0, 7);
+  const int gap_open = open(rng), gap_extend = extend(rng);
+  const GapCosts g{gap_open + gap_extend, gap_extend};
+  const GotohCosts costs{gap_open, g.open_extend, g.extend, 0, gap_open};
+  auto cell_value = [&] { return coin(rng) == 0 ? 0 : Local ? std::abs(value(rng)) : value(rng); };
+  int h_above[kCols], f_above[kCols], sub[kCols];
+  typename Cell::Down d[kCols];
+  for (int c = 0; c < kCols; ++c) {
+    h_above[c] = cell_value();
+    f_above[c] = coin(rng) == 0 ? neg_inf : value(rng);
+    sub[c] = score(rng);
+    d[c] = {h_above[c], max2(f_above[c] - g.extend, h_above[c] - g.open_extend)};
+  }
+  const int diag = cell_value(), left_h = cell_value(), e_in = coin(rng) == 0 ? neg_inf : value(rng);
+  const PlainRow want = plain_row<Local>(h_above, f_above, sub, diag, left_h, e_in, g);
+
+  // Two lanes of 8 columns (the kept pass's), the second taking the
+  // first's edge and diagonal, as lane 1 takes lane 0's.
+  constexpr int kLane = kCols / 2;
+  typename Cell::Edge edge{left_h, e_in};
+  unsigned long long dirs = 0;
+  int seen = 0, lane_diag = diag;
+  for (int lane = 0; lane < 2; ++lane) {
+    typename Cell::Down lane_d[kLane];
+    int lane_sub[kLane];
+    for (int c = 0; c < kLane; ++c) lane_d[c] = d[lane * kLane + c], lane_sub[c] = sub[lane * kLane + c];
+    typename Cell::TraceCarry carry = Cell::carry_of(lane_d, costs);
+    typename Cell::DirWord word = 0;
+    Cell::template row<kLane, true>(
+        lane_d, lane_sub, edge, lane_diag, costs,
+        [&](int c, const GotohDown& before, const GotohDown& after) {
+          const int col = lane * kLane + c;
+          REQUIRE(col == seen++);
+          REQUIRE(before.h == h_above[col]);
+          REQUIRE(before.f == want.f[col]);
+          REQUIRE(after.h == want.h[col]);
+          REQUIRE(after.f == want.f_below[col]);
+        },
+        &word, &carry);
+    REQUIRE(Cell::carry_of(lane_d, costs).f_open == carry.f_open);
+    dirs |= static_cast<unsigned long long>(word) << (32 * lane);
+    lane_diag = h_above[lane * kLane + kLane - 1];
+  }
+  REQUIRE(seen == kCols);
+  REQUIRE(edge.h == want.h[kCols - 1]);
+  REQUIRE(edge.e == want.e[kCols - 1]);
+  for (int c = 0; c < kCols; ++c) {
+    const unsigned bits = static_cast<unsigned>(dirs >> (Cell::kDirBits * c)) & 15u;
+    const int h = want.h[c], d_in = c == 0 ? diag : h_above[c - 1], h_left = c == 0 ? left_h : want.h[c - 1];
+    const unsigned from = Local && h == 0 ? Cell::kFromZero : h == d_in + sub[c] ? Cell::kFromDiag
+                          : h == want.e[c]                  ? Cell::kFromE
+                                                            : Cell::kFromF;
+    REQUIRE((bits & 3u) == from);
+    REQUIRE(((bits & Cell::kEOpen) != 0) == (want.e[c] == h_left - g.open_extend));
+    REQUIRE(((bits & Cell::kFOpen) != 0) == (want.f[c] == h_above[c] - g.open_extend));
+  }
+}
+
+TEST_CASE("the Gotoh cell policy's row equals the plain cell, direction bits included", "[recurrence]") {
+  std::mt19937 rng(13);
+  for (int round = 0; round < 2000; ++round) {
+    check_cell_policy<true>(rng);
+    check_cell_policy<false>(rng);
+  }
+}
+
+TEST_CASE("the Gotoh cell policy's boundaries are the oracle's", "[recurrence]") {
+  const GotohCosts k{5, 7, 2, 0, 4};
+  REQUIRE(GotohCell<false>::top(k, 0).h == 0);
+  REQUIRE(GotohCell<false>::top(k, 3).h == -(5 + 3 * 2));
+  REQUIRE(GotohCell<false>::top(k, 3).f == -(5 + 3 * 2) - 7);
+  REQUIRE(GotohCell<true>::top(k, 3).h == 0);
+  REQUIRE(GotohCell<false>::top(GotohCosts{5, 7, 2, 1, 4}, 3).h == 0);  // semiglobal: a free top row
+  REQUIRE(GotohCell<false>::left(k, 3).h == -(4 + 3 * 2));
+  REQUIRE(GotohCell<false>::left(k, 3).e == neg_inf);
+  REQUIRE(GotohCell<true>::left(k, 3).h == 0);
 }
 
 }  // namespace

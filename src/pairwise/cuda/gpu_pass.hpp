@@ -30,16 +30,20 @@ std::optional<Alignment> align_gpu_chunked(Residues q, Residues t, const Scoring
                                            int device);
 
 // The .cu files' side (CUDA builds only).
+struct GotohTypes;
 namespace striped {
+template <class Types>
 struct Kept;
 }
 // score_pass_gpu, keeping what the traceback needs in `kept` when not null
 // (striped_score.cu).
 PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
-                        LastRow last_row, GpuTuning tuning, striped::Kept* kept);
+                        LastRow last_row, GpuTuning tuning, striped::Kept<GotohTypes>* kept);
 // align_gpu_chunked (chunked_traceback.cu).
 std::optional<Alignment> chunked_alignment(Residues q, Residues t, const ScoringScheme& scheme, Mode mode, int device);
 // The counters gpu_stats() reports, for the .cu files to add to.
 GpuStats& gpu_stats_counters();
+// Adds to gpu_stats()'s kernel seconds (and traceback seconds).
+void add_gpu_kernel_time(double seconds, bool traceback);
 
 }  // namespace gdp::pairwise

@@ -2,7 +2,8 @@
 // What the two 16-bit score kernels share (striped_score16.cu, the diagonal
 // one, and striped_rows16.cu, the row one): two 16-bit cells a register,
 // and each lane's best cell so far.
-#include "pairwise/cuda/striped_common.cuh"
+#include "pairwise/cuda/gotoh_kernels.cuh"
+#include "pairwise/cuda/strip_handover.cuh"
 
 namespace gdp::pairwise::striped {
 
@@ -12,12 +13,12 @@ namespace gdp::pairwise::striped {
 // load started halfway through this one) or from a link or column 0; and
 // every 256 steps, whether any warp has found a score too large. Sets
 // `aborted`, for the whole warp, once the pass is to stop.
-__device__ __forceinline__ void step_left_inputs(const Params& p, const Neighbours& nb, int lane, int step, int k,
+__device__ __forceinline__ void step_left_inputs(const GotohParams& p, const Neighbours<GotohEdge>& nb, int lane, int step, int k,
                                                  bool batch_due, bool from_ring, unsigned long long& ahead,
-                                                 int& in_h, int& in_e, bool& aborted) {
+                                                 GotohEdge& in, bool& aborted) {
   if (batch_due) {
-    const bool ok = from_ring ? take_tagged_batch(p, nb, lane, step, ahead, in_h, in_e, p.overflow)
-                              : load_left_batch(p, true, nb, lane, step, in_h, in_e, p.overflow);
+    const bool ok = from_ring ? take_tagged_batch(p, nb, lane, step, ahead, in, p.overflow)
+                              : load_left_batch<GotohCell<true>>(p, nb, lane, step, in, p.overflow);
     if (!ok) aborted = true;
   }
   if (from_ring && k == kBatch / 2) load_tagged_ahead(p, nb, lane, step - k + kBatch, ahead);
@@ -47,7 +48,7 @@ __device__ __forceinline__ unsigned row_max16(const unsigned (&hp)[Cols]) {
 // each only if active; the first column of the maximum, as the oracle's
 // ties go. A score reaching overflow_at sets p.overflow.
 template <int Cols>
-__device__ __forceinline__ void note_better16(const Params& p, const unsigned (&hp)[Cols], unsigned row_max,
+__device__ __forceinline__ void note_better16(const GotohParams& p, const unsigned (&hp)[Cols], unsigned row_max,
                                               bool active_a, int ia, long long ja, bool active_b, int ib,
                                               long long jb, Best16& best) {
   const int max_a = low(row_max), max_b = high(row_max);
@@ -73,7 +74,7 @@ __device__ __forceinline__ bool any_better16(unsigned row_max, const Best16& bes
 }
 
 // The strip's best cell: the better of the lane's halves, then the warp's.
-__device__ __forceinline__ void publish_strip_best16(const Params& p, long long s, int lane, const Best16& best) {
+__device__ __forceinline__ void publish_strip_best16(const GotohParams& p, long long s, int lane, const Best16& best) {
   if (better(best.b, best.bi, best.bj, best.a, best.ai, best.aj))
     publish_strip_best(p, s, lane, best.b, best.bi, best.bj);
   else

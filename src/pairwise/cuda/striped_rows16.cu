@@ -40,22 +40,22 @@ __device__ __forceinline__ int profile_chunk(int letter, int k, int lane) {
 }
 
 template <int Cols>
-__global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_rows16(Params p) {
+__global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_rows16(GotohParams p) {
   constexpr int kHalf = kLanes * Cols;  // columns a half
   constexpr int kWidth = 2 * kHalf;
   extern __shared__ __align__(16) uint4 profiles_rows16[];
-  __shared__ BlockShared shared;
+  __shared__ BlockShared<GotohEdge> shared;
   const int lane = static_cast<int>(threadIdx.x) & (kLanes - 1);
   uint4* profile = profiles_rows16 + (threadIdx.x / kLanes) * p.rows * (Cols / 4) * kLanes;
   const int m = p.m;
-  const unsigned minus_oe = pair(-p.open_extend, -p.open_extend), minus_ext = pair(-p.extend, -p.extend);
+  const unsigned minus_oe = pair(-p.costs.open_extend, -p.costs.open_extend), minus_ext = pair(-p.costs.extend, -p.costs.extend);
   // The scan's decays: d lanes of Cols columns; the low half's out into
   // high lane L's out, across L + 1 lanes (the low halves unchanged).
-  const unsigned lane_decay = pair(decay(1LL * Cols * p.extend), decay(1LL * Cols * p.extend));
-  const unsigned carry_decay = pair(0, decay(1LL * (lane + 1) * Cols * p.extend));
+  const unsigned lane_decay = pair(decay(1LL * Cols * p.costs.extend), decay(1LL * Cols * p.costs.extend));
+  const unsigned carry_decay = pair(0, decay(1LL * (lane + 1) * Cols * p.costs.extend));
   unsigned scan_decay[5];
 #pragma unroll
-  for (int d = 0; d < 5; ++d) scan_decay[d] = pair(decay((1LL << d) * Cols * p.extend), decay((1LL << d) * Cols * p.extend));
+  for (int d = 0; d < 5; ++d) scan_decay[d] = pair(decay((1LL << d) * Cols * p.costs.extend), decay((1LL << d) * Cols * p.costs.extend));
 
   for (;;) {
     const long long s = next_strip(p, shared, lane);
@@ -79,7 +79,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_rows16(Params 
       }
     __syncwarp();
 
-    const Neighbours nb = neighbours(p, s, shared);
+    const Neighbours<GotohEdge> nb = neighbours(p, s, shared);
     const bool produces = nb.produces();
     if (!wait_free_slot(p, nb, lane, p.overflow)) continue;
 
@@ -89,7 +89,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_rows16(Params 
     const bool from_ring = nb.in_slot >= 0;
     unsigned long long ahead = 0;
     if (from_ring) load_tagged_ahead(p, nb, lane, 0, ahead);
-    int in_h = 0, in_e = neg_inf, out_h = 0, out_e = 0;
+    GotohEdge in{0, neg_inf}, out{0, 0};
     int left_h_above = 0;  // H(i - 1, first column - 1): row 0
     Best16 best;
     int q_now = lane < m ? __ldg(p.q + lane) : 0;
@@ -97,10 +97,11 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_rows16(Params 
 
     for (int step = 0; step < m && !aborted; ++step) {
       const int i = step + 1, k = step & (kBatch - 1);
-      step_left_inputs(p, nb, lane, step, k, k == 0, from_ring, ahead, in_h, in_e, aborted);
+      step_left_inputs(p, nb, lane, step, k, k == 0, from_ring, ahead, in, aborted);
       const int letter = __shfl_sync(kFull, q_now, step & (kLanes - 1));
       if ((step & (kLanes - 1)) == kLanes - 1) q_now = step + 1 + lane < m ? __ldg(p.q + step + 1 + lane) : 0;
-      const int bh = __shfl_sync(kFull, in_h, k), be = __shfl_sync(kFull, in_e, k);
+      const GotohEdge batch_row = shfl(in, k);
+      const int bh = batch_row.h, be = batch_row.e;
       const int left_es = max(be, bh);  // the first strip: E(i, 0) is minus infinity, so es = H(i, 0)
 
       // diag of my first column: H(i - 1) of the column before it.
@@ -140,8 +141,8 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_rows16(Params 
       if (any_better16(row_max, best)) note_better16(p, hp, row_max, true, i, ja, true, i, jb, best);
 
       if (produces) {  // the strip's right edge of row i: lane 31's high half
-        const unsigned out = __shfl_sync(kFull, (hp[Cols - 1] >> 16) | (es & 0xffff0000u), kLanes - 1);
-        if (!gather_and_publish<true>(p, nb, lane, i, low(out), high(out), out_h, out_e, p.overflow)) aborted = true;
+        const unsigned edge = __shfl_sync(kFull, (hp[Cols - 1] >> 16) | (es & 0xffff0000u), kLanes - 1);
+        if (!gather_and_publish<true>(p, nb, lane, i, GotohEdge{low(edge), high(edge)}, out, p.overflow)) aborted = true;
       }
     }
     if (aborted) continue;  // the pass runs again in 32 bits

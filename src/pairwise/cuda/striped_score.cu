@@ -1,32 +1,13 @@
-// The striped score pass on the GPU (dissertation chapter 4, StripedScore),
-// rebuilt for a modern GPU, and the host side of every GPU pass.
-//
-// The matrix (rows: query, columns: target) is cut into vertical strips of
-// 32 * Cols target columns. A warp owns a strip and sweeps it top to
-// bottom: lane L holds Cols consecutive columns in registers and works on
-// row (step - L), so the warp is a 32-deep anti-diagonal wavefront. Each
-// step a lane takes H and E of its left neighbour's last column by a warp
-// shuffle; lane 0 takes them from the strip on the left, kBatch rows at a
-// time (striped_common.cuh). The four warps of a block sweep four
-// neighbouring strips and hand their edges over through shared memory;
-// between blocks the edges go through a ring of boundary columns in device
-// memory, signalled by a per-slot flag. A strip can start about kLanes +
-// kBatch steps after the one on its left, so a query of m rows keeps about
-// m / 40 warps busy at once. Blocks are persistent and take groups of
-// strips in order from a ticket counter, so a warp only ever waits for a
-// strip whose warp is already running: the deadlock rule of Xiao, Aji and
-// Feng holds for any grid size.
-//
-// Most steps are steady: every lane's row lies inside the matrix and not on
-// its last row. Those run unrolled by kBatch with their tests decided at
-// compile time (about 120 instructions a step with 8 columns a lane, 177
-// before: bench/RESULTS.md).
-//
-// The cell update is recurrence.hpp's (update_cell), written out with the
-// Hopper DPX instructions (lane_row). Local passes without a last row go to
-// a 16-bit kernel where the scores allow: the diagonal one
-// (striped_score16.cu) or the row one (striped_rows16.cu), by use_rows16;
-// they come back here in 32 bits if a score leaves the 16-bit range.
+// The host side of every gpu-sw score pass: plan (strip_plan.hpp), then
+// allocate, fill the parameters and launch one of the Gotoh cell's kernels
+// of the table (gpu_tuning.cpp: kernel_variants): the strip engine's
+// 32-bit kernel (strip_kernel.cuh) instantiated with GotohCell, or one of
+// the two 16-bit kernels (striped_score16.cu, the diagonal one;
+// striped_rows16.cu, the row one). Local passes without a last row go to
+// a 16-bit kernel where the scores allow, and run again in 32 bits if a
+// score leaves the 16-bit range. A target too long for one launch goes
+// through in pieces, the right edge of one the left edge of the next; a
+// pass can keep what the chunked traceback needs (chunk_recompute.cuh).
 #include <algorithm>
 #include <string>
 #include <type_traits>
@@ -36,145 +17,21 @@
 #include "pairwise/cpu/passes.hpp"
 #include "core/cuda_check.hpp"
 #include "pairwise/cuda/gpu_pass.hpp"
-#include "pairwise/cuda/striped_common.cuh"
+#include "pairwise/cuda/chunk_recompute.cuh"
+#include "pairwise/cuda/gotoh_kernels.cuh"
+#include "pairwise/cuda/strip_kernel.cuh"
 
 namespace gdp::pairwise {
 namespace {
 
 using namespace striped;
 
-// Kept: the pass keeps checkpoint rows for the chunked traceback (kept_bytes).
-template <int Cols, bool Local, bool Anywhere, bool Kept = false>
-__global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score(Params p) {
-  constexpr int kStripWidth = kLanes * Cols;
-  using Score = ProfileScore<Cols>;
-  extern __shared__ __align__(16) unsigned char profile_bytes[];
-  __shared__ BlockShared shared;
-  Score* profiles = reinterpret_cast<Score*>(profile_bytes);
-  const int lane = static_cast<int>(threadIdx.x) & (kLanes - 1);
-  Score* profile = profiles + (threadIdx.x / kLanes) * p.rows * kStripWidth;
-  const int m = p.m;
-
-  for (;;) {
-    const long long s = next_strip(p, shared, lane);
-    if (s == -1) return;
-    if (s < 0) continue;
-    const long long j0 = s * kStripWidth + lane * Cols;  // my first column, 0-based
-
-    // The strip's target profile: profile[a][column] = score(a, t[column]).
-    __syncwarp();
-    for (int a = 0; a < p.rows; ++a) {
-#pragma unroll
-      for (int c = 0; c < Cols; ++c) {
-        const long long j = j0 + c;
-        profile[a * kStripWidth + lane * Cols + c] =
-            j < p.n ? static_cast<Score>(__ldg(p.sub + a * p.dim + p.t[j])) : static_cast<Score>(kPadScore<Cols>);
-      }
-    }
-    __syncwarp();
-
-    const Neighbours nb = neighbours(p, s, shared);
-    const bool produces = nb.produces();
-    wait_free_slot(p, nb, lane);
-
-    int hp[Cols], f[Cols];
-#pragma unroll
-    for (int c = 0; c < Cols; ++c) {
-      hp[c] = top_h(p, Local, j0 + c + 1);
-      f[c] = hp[c] - p.open_extend;  // F(1, c): F(0, c) is minus infinity
-    }
-    int diag = top_h(p, Local, j0);
-    int hr = 0, er = neg_inf;          // my last column's H and E, for the lane on my right
-    int in_h = 0, in_e = neg_inf;      // left boundary rows for lane 0, one row per lane < kBatch
-    int out_h = 0, out_e = 0;          // right boundary rows, one row per lane < kBatch
-    int best = 0, best_i = 0, best_j = 0;
-    // Query letters travel with the wavefront: lane 0 reads them from a batch
-    // of 32 fetched 32 steps ahead; each other lane takes the letter its left
-    // neighbour used one step before (the same row).
-    int q_now = 0, q_next = lane < m ? __ldg(p.q + lane) : 0, letter = 0;
-
-    // One step of the wavefront: lane L on row step - L + 1. A steady step
-    // (every lane's row inside 1..m-1, no checkpoint rows) with step %
-    // kBatch == K known at compile time leaves out every per-step test.
-    auto advance = [&](const int step, auto steady, auto k_const) {
-      constexpr bool kSteady = decltype(steady)::value;
-      constexpr int K = decltype(k_const)::value;
-      const int k = kSteady ? K : step & (kBatch - 1);
-      if ((kSteady ? K == 0 : true) && (step & (kLanes - 1)) == 0) {
-        q_now = q_next;
-        q_next = step + kLanes + lane < m ? __ldg(p.q + step + kLanes + lane) : 0;
-      }
-      const int letter_in = __shfl_sync(kFull, q_now, step & (kLanes - 1));
-      letter = __shfl_up_sync(kFull, letter, 1);
-      if (lane == 0) letter = letter_in;
-      if (k == 0 && (kSteady || step < m)) load_left_batch(p, Local, nb, lane, step, in_h, in_e);
-      int hl = __shfl_up_sync(kFull, hr, 1), el = __shfl_up_sync(kFull, er, 1);
-      const int bh = __shfl_sync(kFull, in_h, k), be = __shfl_sync(kFull, in_e, k);
-      if (lane == 0) hl = bh, el = be;
-
-      const int i = step - lane + 1;
-      if (kSteady || (i >= 1 && i <= m)) {
-        int sc[Cols];
-        load_scores<Cols>(profile + letter * kStripWidth + lane * Cols, sc);
-        int e = el;
-        if (!kSteady && i == m && p.last_h)
-          lane_row<Cols, Local, true>(hp, f, sc, e, hl, diag, p, j0);
-        else
-          lane_row<Cols, Local, false>(hp, f, sc, e, hl, diag, p, j0);
-        diag = hl;
-        hr = hp[Cols - 1];
-        er = e;
-        if (Kept && i % kKeptRows == 0 && i < m) {  // for the chunked traceback
-          int2* row = p.checkpoints + (static_cast<long long>(i / kKeptRows) - 1) * p.padded_n + j0;
-#pragma unroll
-          for (int c = 0; c < Cols; ++c) row[c] = make_int2(hp[c], f[c]);
-        }
-        if constexpr (Anywhere) {
-          int row_max = hp[0];
-#pragma unroll
-          for (int c = 1; c + 1 < Cols; c += 2) row_max = __vimax3_s32(row_max, hp[c], hp[c + 1]);
-          if constexpr (Cols % 2 == 0) row_max = max(row_max, hp[Cols - 1]);
-          // A warp-uniform test first: a better cell is rare after the first rows.
-          if (!kSteady || __any_sync(kFull, row_max > best))
-            if (row_max > best) {
-              best = row_max;
-              best_i = i;
-#pragma unroll
-              for (int c = Cols - 1; c >= 0; --c)
-                if (hp[c] == row_max) best_j = static_cast<int>(j0 + c + 1);
-            }
-        }
-      }
-
-      // Lane 31 finished row r; gather kBatch rows of the right edge, then publish.
-      if (produces) {
-        const int oh = __shfl_sync(kFull, hr, kLanes - 1), oe = __shfl_sync(kFull, er, kLanes - 1);
-        const int r = step - (kLanes - 2);
-        if constexpr (kSteady) {  // r is inside 1..m-1, and r % kBatch == (K + 2) % kBatch
-          if (lane == ((k + 1) & (kBatch - 1))) out_h = oh, out_e = oe;
-          if (k == kBatch - 2) publish_edge(p, nb, lane, r, out_h, out_e);
-        } else {
-          gather_and_publish(p, nb, lane, r, oh, oe, out_h, out_e);
-        }
-      }
-    };
-    using General = std::false_type;
-    using Steady = std::true_type;
-    const int steps = m + kLanes - 1;
-    int step = 0;
-    for (; step < min(kLanes, steps); ++step) advance(step, General{}, std::integral_constant<int, 0>{});
-    for (; step + kBatch <= m - 1; step += kBatch)
-      for_each_index<kBatch>([&](auto k) { advance(step + decltype(k)::value, Steady{}, k); });
-    for (; step < steps; ++step) advance(step, General{}, std::integral_constant<int, 0>{});
-
-    if constexpr (Anywhere) publish_strip_best(p, s, lane, best, best_i, best_j);
-  }
-}
-
 template <int Cols, bool Kept = false>
 Kernel kernel_for(bool local, bool anywhere) {
-  if (local) return anywhere ? striped_score<Cols, true, true, Kept> : striped_score<Cols, true, false, Kept>;
-  return anywhere ? striped_score<Cols, false, true, Kept> : striped_score<Cols, false, false, Kept>;
+  using Local = GotohCell<true>;
+  using Global = GotohCell<false>;
+  if (local) return anywhere ? strip_score<Local, Cols, true, Kept> : strip_score<Local, Cols, false, Kept>;
+  return anywhere ? strip_score<Global, Cols, true, Kept> : strip_score<Global, Cols, false, Kept>;
 }
 
 // Every score kernel of the table (gpu_tuning.cpp: kernel_variants) and the
@@ -214,11 +71,11 @@ struct Workspace {
   int device = -1;
   cuda::DeviceArray<std::uint8_t> q, t;
   cuda::DeviceArray<int> sub, last_h, last_f;
-  cuda::DeviceArray<int2> ring;
+  cuda::DeviceArray<GotohEdge> ring;
   cuda::DeviceArray<unsigned long long> flags;
   cuda::DeviceArray<int4> strip_best;
-  cuda::DeviceArray<int2> checkpoints;
-  cuda::DeviceArray<int2> edges;  // two columns of m rows: between pieces of a long target
+  cuda::DeviceArray<GotohDown> checkpoints;
+  cuda::DeviceArray<GotohEdge> edges;  // two columns of m rows: between pieces of a long target
   std::size_t bytes() const {
     return q.bytes() + t.bytes() + sub.bytes() + last_h.bytes() + last_f.bytes() + ring.bytes() + flags.bytes() +
            strip_best.bytes() + checkpoints.bytes() + edges.bytes();
@@ -253,7 +110,7 @@ struct RunResult {
 };
 
 RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
-                      LastRow last_row, const GpuTuning& tuning, Kept* kept) {
+                      LastRow last_row, const GpuTuning& tuning, Kept<GotohTypes>* kept) {
   const long long m = static_cast<long long>(q.size()), n = static_cast<long long>(t.size());
   Workspace& w = workspace();
   if (w.device != device) w.release(), w.device = device;
@@ -316,18 +173,14 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
                             cudaMemcpyHostToDevice));
 
   const GapCosts g = gap_costs(scheme);
-  Params p{};
+  GotohParams p{};
   p.q = w.q.get();
   p.t = w.t.get();
   p.m = static_cast<int>(m);
   p.sub = w.sub.get();
   p.dim = scheme.dim;
   p.rows = letters.rows;
-  p.open = scheme.gap_open;
-  p.open_extend = g.open_extend;
-  p.extend = g.extend;
-  p.free_top = shape.free_top;
-  p.left_open = shape.left_open;
+  p.costs = GotohCosts{scheme.gap_open, g.open_extend, g.extend, shape.free_top, shape.left_open};
   p.slots = slots;
   p.group = gp.group;
   p.ring = w.ring.get();
@@ -335,12 +188,11 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   p.ticket = w.flags.get() + slots;
   p.overflow = sixteen ? reinterpret_cast<int*>(w.flags.get() + slots + 1) : nullptr;
   p.overflow_at = 32767 - std::max(scheme.max_abs_score(), 1);
-  p.last_h = want_row ? w.last_h.get() : nullptr;
-  p.last_f = last_row.f ? w.last_f.get() : nullptr;
+  p.last = GotohLastRow{want_row ? w.last_h.get() : nullptr, last_row.f ? w.last_f.get() : nullptr};
   p.strip_best = w.strip_best.get();
   p.checkpoints = checkpoint_rows > 0 ? w.checkpoints.get() : nullptr;
   p.padded_n = gp.strips * strip_width;
-  if (kept) *kept = Kept{w.ring.get(), p.checkpoints, w.q.get(), w.t.get(), w.sub.get(), p.padded_n, kKeptRows};
+  if (kept) *kept = Kept<GotohTypes>{w.ring.get(), p.checkpoints, w.q.get(), w.t.get(), w.sub.get(), p.padded_n, kKeptRows};
 
   // Row m, where it is needed: all of it, or the corner alone.
   const bool whole_row = last_row.h || shape.end == End::last_row;
@@ -355,7 +207,7 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
     GDP_CUDA_CHECK(cudaMemset(w.flags.get(), 0, static_cast<std::size_t>(slots + 2) * sizeof(unsigned long long)));
     // The 16-bit kernels' ring rows are tagged with their group's number:
     // 0xff bytes are no group's, nor are the last launch's rows left there.
-    if (sixteen) GDP_CUDA_CHECK(cudaMemset(w.ring.get(), 0xff, static_cast<std::size_t>(slots * m) * sizeof(int2)));
+    if (sixteen) GDP_CUDA_CHECK(cudaMemset(w.ring.get(), 0xff, static_cast<std::size_t>(slots * m) * sizeof(GotohEdge)));
     p.n = static_cast<int>(width);
     p.strips = piece_strips;
     p.j_base = from;
@@ -410,7 +262,7 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
 }  // namespace
 
 PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
-                        LastRow last_row, GpuTuning tuning, Kept* kept) {
+                        LastRow last_row, GpuTuning tuning, Kept<GotohTypes>* kept) {
   const long long m = static_cast<long long>(q.size()), n = static_cast<long long>(t.size());
   if (m == 0 || n == 0) return score_pass_scalar(q, t, scheme, shape, last_row);
   if (m >= (1LL << 31) - kLanes || (kept && n >= (1LL << 31) - kMaxStripWidth))

@@ -18,7 +18,7 @@
 //
 // Between strips (the ring and the links) the edge is H of the strip's last
 // column and es of the next strip's first column, not E. The ring's rows
-// are tagged (striped_common.cuh: take_tagged_batch), so a strip reading
+// are tagged (strip_handover.cuh: take_tagged_batch), so a strip reading
 // one loads its next batch of rows during the batch before and waits for
 // no flag.
 #include "pairwise/cuda/striped16_common.cuh"
@@ -79,15 +79,15 @@ __device__ __forceinline__ void load_pairs(const unsigned* a, const unsigned* b,
 }
 
 template <int Cols>
-__global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params p) {
+__global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohParams p) {
   constexpr int kHalf = kLanes * Cols;  // columns a half
   constexpr int kWidth = 2 * kHalf;
   extern __shared__ __align__(16) unsigned profiles16[];
-  __shared__ BlockShared shared;
+  __shared__ BlockShared<GotohEdge> shared;
   const int lane = static_cast<int>(threadIdx.x) & (kLanes - 1);
   unsigned* profile = profiles16 + (threadIdx.x / kLanes) * p.rows * (kWidth / 4);
   const int m = p.m;
-  const unsigned minus_oe = pair(-p.open_extend, -p.open_extend), minus_ext = pair(-p.extend, -p.extend);
+  const unsigned minus_oe = pair(-p.costs.open_extend, -p.costs.open_extend), minus_ext = pair(-p.costs.extend, -p.costs.extend);
 
   for (;;) {
     // Once any warp has found a score too large, the others stop where they
@@ -115,7 +115,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
       }
     __syncwarp();
 
-    const Neighbours nb = neighbours(p, s, shared);
+    const Neighbours<GotohEdge> nb = neighbours(p, s, shared);
     const bool produces = nb.produces();
     if (!wait_free_slot(p, nb, lane, p.overflow)) continue;
 
@@ -131,7 +131,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
     unsigned long long ahead = 0;
     if (from_ring) load_tagged_ahead(p, nb, lane, 0, ahead);
     unsigned diag = 0, hr = 0, er = 0, letter = 0;
-    int in_h = 0, in_e = neg_inf, out_h = 0, out_e = 0;
+    GotohEdge in{0, neg_inf}, out{0, 0};
     Best16 best;
     int q_now = 0, q_next = lane < m ? __ldg(p.q + lane) : 0;
 
@@ -147,14 +147,15 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
         q_now = q_next;
         q_next = step + kLanes + lane < m ? __ldg(p.q + step + kLanes + lane) : 0;
       }
-      step_left_inputs(p, nb, lane, step, k, k == 0 && (kSteady || step < m), from_ring, ahead, in_h, in_e, aborted);
+      step_left_inputs(p, nb, lane, step, k, k == 0 && (kSteady || step < m), from_ring, ahead, in, aborted);
       // Inputs from the left: lane 0's low half from the strip on the left,
       // its high half from lane 31's low half one step ago.
       const unsigned h31 = __shfl_sync(kFull, hr, kLanes - 1), e31 = __shfl_sync(kFull, er, kLanes - 1);
       const unsigned letter31 = __shfl_sync(kFull, letter, kLanes - 1);
       unsigned hl = __shfl_up_sync(kFull, hr, 1), el = __shfl_up_sync(kFull, er, 1);
       letter = __shfl_up_sync(kFull, letter, 1);
-      const int bh = __shfl_sync(kFull, in_h, k), be = __shfl_sync(kFull, in_e, k);
+      const GotohEdge batch_row = shfl(in, k);
+      const int bh = batch_row.h, be = batch_row.e;
       const int bl = __shfl_sync(kFull, q_now, step & (kLanes - 1));
       if (lane == 0) {
         hl = pair(bh, low(h31));
@@ -186,9 +187,9 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(Params
         const int oh = high(__shfl_sync(kFull, hr, kLanes - 1)), oe = high(__shfl_sync(kFull, er, kLanes - 1));
         const int r = step - (2 * kLanes - 2);
         if constexpr (kSteady) {  // r is inside 1..m-1, and r % kBatch == (K + 2) % kBatch
-          if (lane == ((k + 1) & (kBatch - 1))) out_h = oh, out_e = oe;
-          if (k == kBatch - 2 && !publish_edge<true>(p, nb, lane, r, out_h, out_e, p.overflow)) aborted = true;
-        } else if (!gather_and_publish<true>(p, nb, lane, r, oh, oe, out_h, out_e, p.overflow)) {
+          if (lane == ((k + 1) & (kBatch - 1))) out = {oh, oe};
+          if (k == kBatch - 2 && !publish_edge<true>(p, nb, lane, r, out, p.overflow)) aborted = true;
+        } else if (!gather_and_publish<true>(p, nb, lane, r, GotohEdge{oh, oe}, out, p.overflow)) {
           aborted = true;
         }
       }

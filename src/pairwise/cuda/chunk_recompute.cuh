@@ -1,0 +1,94 @@
+#pragma once
+// The chunked traceback's recomputation (dissertation chapter 4,
+// ChunkedAlignment), for any cell policy. A kept pass (strip_kernel.cuh,
+// Kept) leaves every strip's right edge and a checkpoint row every
+// kKeptRows rows in device memory, which cuts the matrix into chunks of
+// kKeptRows rows by one strip (kKeptWidth columns); each chunk can be
+// recomputed alone from its top row and its left column, with the cell's
+// direction bits, by the same row update as the score pass.
+#include <cstdint>
+
+#include "pairwise/cuda/strip_params.cuh"
+#include "pairwise/cuda/strip_profile.cuh"
+
+namespace gdp::pairwise::striped {
+
+// What a kept pass leaves on the device for the traceback. Valid until the
+// next pass.
+template <class Types>
+struct Kept {
+  const typename Types::Edge* columns = nullptr;      // strip s, row i: columns[s * m + i - 1], its last column's
+  const typename Types::Down* checkpoints = nullptr;  // after row b * rows: checkpoints[(b - 1) * padded_n + j - 1]
+  const std::uint8_t* q = nullptr;  // the sequences and the substitution matrix, on the device
+  const std::uint8_t* t = nullptr;
+  const int* sub = nullptr;
+  long long padded_n = 0;
+  int rows = 0;                     // checkpoint spacing
+};
+
+// Strip k's target profile for a warp: profile[a * kKeptWidth + column] =
+// score(a, t[column]).
+template <class Types>
+__device__ void build_profile(const Params<Types>& p, long long k, short* profile, int lane) {
+  for (int a = 0; a < p.dim; ++a)
+    for (int c = 0; c < kKeptCols; ++c) {
+      const long long col = k * kKeptWidth + lane * kKeptCols + c;
+      profile[a * kKeptWidth + lane * kKeptCols + c] =
+          col < p.n ? static_cast<short>(p.sub[a * p.dim + p.t[col]]) : static_cast<short>(kPadScore<kKeptCols>);
+    }
+}
+
+// Recomputes, with a warp, the chunk of strip k holding rows r0+1..r1 into
+// `dirs` (dirs[row - r0 - 1][lane]: the lane's kKeptCols cells of that
+// row, the cell's direction bits each).
+template <class Cell>
+__device__ void recompute_chunk(const Params<typename Cell::Types>& p, const Kept<typename Cell::Types>& kept,
+                                long long k, int r0, int r1, const short* profile,
+                                typename Cell::DirWord (*dirs)[kLanes]) {
+  using Edge = typename Cell::Edge;
+  using Down = typename Cell::Down;
+  const int lane = static_cast<int>(threadIdx.x) & (kLanes - 1);
+  const long long j0 = k * kKeptWidth + lane * kKeptCols;
+  Down d[kKeptCols];
+#pragma unroll
+  for (int c = 0; c < kKeptCols; ++c)
+    d[c] = r0 == 0 ? Cell::top(p.costs, j0 + c + 1) : kept.checkpoints[static_cast<long long>(r0 / kKeptRows - 1) * kept.padded_n + j0 + c];
+  typename Cell::TraceCarry carry = Cell::carry_of(d, p.costs);
+  // The score at (r0, j0): lane 0's from the left edge, the others' from their left neighbour.
+  int diag = __shfl_up_sync(kFull, Cell::score(d[kKeptCols - 1]), 1);
+  if (lane == 0)
+    diag = r0 == 0 ? Cell::score(Cell::top(p.costs, j0))
+           : k == 0 ? Cell::score(Cell::left(p.costs, r0))
+                    : Cell::score(kept.columns[(k - 1) * p.m + r0 - 1]);
+
+  Edge right{}, in_batch{};
+  int letters = 0, letter = 0;
+  const int rows = r1 - r0;
+  for (int step = 0; step < rows + kLanes - 1; ++step) {
+    if ((step & (kLanes - 1)) == 0) {  // the next 32 rows of the left edge and of the query
+      const int row = r0 + 1 + step + lane;
+      if (row <= r1) {
+        letters = p.q[row - 1];
+        in_batch = k == 0 ? Cell::left(p.costs, row) : kept.columns[(k - 1) * p.m + row - 1];
+      }
+    }
+    Edge left = shfl_up(right);
+    const Edge b = shfl(in_batch, step & (kLanes - 1));
+    const int bl = __shfl_sync(kFull, letters, step & (kLanes - 1));
+    letter = __shfl_up_sync(kFull, letter, 1);
+    if (lane == 0) left = b, letter = bl;
+    const int row = step - lane;  // 0-based within the chunk
+    if (row >= 0 && row < rows) {
+      int sc[kKeptCols];
+      load_scores<kKeptCols>(profile + letter * kKeptWidth + lane * kKeptCols, sc);
+      Edge e = left;
+      typename Cell::DirWord word = 0;
+      Cell::template row<kKeptCols, true>(d, sc, e, diag, p.costs, [](int, const Down&, const Down&) {}, &word, &carry);
+      dirs[row][lane] = word;
+      diag = Cell::score(left);
+      right = e;
+    }
+  }
+}
+
+}  // namespace gdp::pairwise::striped

@@ -1,0 +1,19 @@
+#pragma once
+// gpu-sw's kernels run the Gotoh cell (gotoh_cell.hpp); all of them take
+// the same parameters.
+#include "pairwise/cuda/strip_params.cuh"
+#include "pairwise/gotoh_cell.hpp"
+
+namespace gdp::pairwise::striped {
+
+using GotohParams = Params<GotohTypes>;
+using Kernel = void (*)(GotohParams);
+
+// The 16-bit kernels (local, End::anywhere, scores within +-127; two cells
+// a register, a strip of 64 * cols columns): the diagonal one
+// (striped_score16.cu) and the one with a warp on one row at a time
+// (striped_rows16.cu).
+Kernel striped16_kernel(int cols);
+Kernel striped_rows16_kernel(int cols);
+
+}  // namespace gdp::pairwise::striped

@@ -1,0 +1,300 @@
+#pragma once
+// How strips hand their right edge to the strip on their right, for any
+// cell's Edge. A group of p.group neighbouring strips is swept by the warps
+// of one block; inside it the edge goes through a Link in shared memory,
+// between groups through the ring in device memory (slot u % slots for
+// group u), in batches of kBatch rows signalled by a counter or a flag. The
+// links and the ticket of a block's group live in shared memory. Blocks
+// take groups in order from a ticket, so a warp only ever waits for a strip
+// whose warp is already running (the deadlock rule of Xiao, Aji and Feng).
+#include <cuda/atomic>
+
+#include "pairwise/cuda/strip_params.cuh"
+#include "pairwise/gotoh_cell.hpp"
+
+namespace gdp::pairwise::striped {
+
+__device__ __forceinline__ unsigned long long flag_value(long long strip, int rows) {
+  return (static_cast<unsigned long long>(strip) << 32) | static_cast<unsigned>(rows);
+}
+// A waiting warp pauses between polls, so that it takes few issue slots
+// from the warps that compute on its SM (bench/RESULTS.md, "the strip
+// engine generic over the cell").
+constexpr unsigned kPollPauseNs = 32;
+
+// Waits until the flag reaches `at_least`. With an abort flag (the 16-bit
+// kernels' overflow), gives up once that is set and returns false.
+__device__ __forceinline__ bool wait_flag(unsigned long long* flag, unsigned long long at_least,
+                                          const int* abort = nullptr) {
+  ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> f(*flag);
+  while (f.load(::cuda::memory_order_acquire) < at_least) {
+    __nanosleep(kPollPauseNs);
+    if (abort && *reinterpret_cast<const volatile int*>(abort)) return false;
+  }
+  return true;
+}
+
+// Best of two candidates: higher score, then the earlier cell in row-major
+// order (the oracle's tie rule).
+__device__ __forceinline__ bool better(int s1, int i1, int j1, int s2, int i2, int j2) {
+  if (s1 != s2) return s1 > s2;
+  if (i1 != i2) return i1 < i2;
+  return j1 < j2;
+}
+
+// The warp's best cell of strip s, for End::anywhere.
+template <class Types>
+__device__ __forceinline__ void publish_strip_best(const Params<Types>& p, long long s, int lane, int best, int best_i,
+                                                   int best_j) {
+  for (int d = kLanes / 2; d > 0; d /= 2) {
+    const int s2 = __shfl_xor_sync(kFull, best, d), i2 = __shfl_xor_sync(kFull, best_i, d),
+              j2 = __shfl_xor_sync(kFull, best_j, d);
+    if (better(s2, i2, j2, best, best_i, best_j)) best = s2, best_i = i2, best_j = j2;
+  }
+  if (lane == 0) p.strip_best[s] = make_int4(best, best_i, best_j, 0);
+}
+
+constexpr int kLinkRows = 64;  // rows a link holds: more than a strip's lag behind its left neighbour
+template <class Edge>
+struct Link {
+  Edge rows[kLinkRows];  // row r at (r - 1) % kLinkRows
+  int published;         // rows written by the left warp
+  int consumed;          // rows read by the right warp
+};
+template <class Edge>
+struct BlockShared {
+  Link<Edge> links[kWarpsPerBlock - 1];  // links[w]: from warp w to warp w + 1
+  long long group;
+};
+
+// A strip's two neighbours: the matrix's column 0 (or the piece's left
+// edge), a link, or a ring slot (or, on the right of the last strip,
+// nothing or the piece's right edge).
+template <class Edge>
+struct Neighbours {
+  bool first = false;
+  bool out_edge = false;
+  Link<Edge>* in_link = nullptr;
+  Link<Edge>* out_link = nullptr;
+  long long in_slot = -1, out_slot = -1, in_group = 0, out_group = 0;
+  __device__ bool produces() const { return out_link || out_slot >= 0 || out_edge; }
+};
+
+template <class Types, class Edge = typename Types::Edge>
+__device__ __forceinline__ Neighbours<Edge> neighbours(const Params<Types>& p, long long s, BlockShared<Edge>& shared) {
+  Neighbours<Edge> nb;
+  const long long g = s / p.group;
+  const int w = static_cast<int>(s % p.group);
+  nb.first = s == 0;
+  nb.out_edge = s + 1 == p.strips && p.right_edge;
+  if (s > 0 && w > 0) nb.in_link = &shared.links[w - 1];
+  if (s > 0 && w == 0) nb.in_slot = (g - 1) % p.slots, nb.in_group = g - 1;
+  if (s + 1 < p.strips && w + 1 < p.group) nb.out_link = &shared.links[w];
+  if (s + 1 < p.strips && w + 1 == p.group) nb.out_slot = g % p.slots, nb.out_group = g;
+  return nb;
+}
+
+// Waits until the counter reaches `at_least` (block scope, acquire).
+__device__ __forceinline__ bool wait_count(int* count, int at_least, const int* abort) {
+  ::cuda::atomic_ref<int, ::cuda::thread_scope_block> c(*count);
+  while (c.load(::cuda::memory_order_acquire) < at_least) {
+    __nanosleep(kPollPauseNs);
+    if (abort && *reinterpret_cast<const volatile int*>(abort)) return false;
+  }
+  return true;
+}
+
+// An acquire load of a link's counter whose value lane 0 has already
+// waited for: the lanes that then read or write the link's rows each
+// synchronise with the other warp's release themselves, so every access to
+// the rows is ordered by the memory model, not by the warp's lock-step.
+__device__ __forceinline__ void acquire_count(int& count) {
+  ::cuda::atomic_ref<int, ::cuda::thread_scope_block> c(count);
+  (void)c.load(::cuda::memory_order_acquire);
+}
+
+// The next strip for this warp, or -1 when there is none left (or the pass
+// was aborted). With groups, the block takes a group from the ticket and
+// warp w sweeps its strip w; a warp whose strip lies past the end gets -2
+// and sits the round out.
+template <class Types, class Edge = typename Types::Edge>
+__device__ __forceinline__ long long next_strip(const Params<Types>& p, BlockShared<Edge>& shared, int lane) {
+  const int warp = static_cast<int>(threadIdx.x) / kLanes;
+  if (p.group == 1) {
+    unsigned long long ticket = 0;
+    if (lane == 0) ticket = p.overflow && *reinterpret_cast<const volatile int*>(p.overflow) ? p.strips : atomicAdd(p.ticket, 1ull);
+    const long long s = static_cast<long long>(__shfl_sync(kFull, ticket, 0));
+    return s < p.strips ? s : -1;
+  }
+  __syncthreads();  // every warp is done with the last group: the links are free
+  if (threadIdx.x == 0) {
+    const bool aborted = p.overflow && *reinterpret_cast<const volatile int*>(p.overflow);
+    shared.group = aborted ? p.strips : static_cast<long long>(atomicAdd(p.ticket, 1ull));
+    for (Link<Edge>& l : shared.links) l.published = 0, l.consumed = 0;
+  }
+  __syncthreads();
+  if (shared.group * p.group >= p.strips) return -1;
+  const long long s = shared.group * p.group + warp;
+  return s < p.strips ? s : -2;
+}
+
+// Before a strip writes its ring slot: the group that read the slot's last
+// contents must be done with them. False if `abort` was set.
+template <class Types, class Edge = typename Types::Edge>
+__device__ __forceinline__ bool wait_free_slot(const Params<Types>& p, const Neighbours<Edge>& nb, int lane,
+                                               const int* abort = nullptr) {
+  int ok = 1;
+  const long long g = nb.out_group;
+  if (nb.out_slot >= 0 && g >= p.slots && lane == 0)
+    ok = wait_flag(&p.flags[(g - p.slots + 1) % p.slots], flag_value(g - p.slots + 1, p.m), abort);
+  return __shfl_sync(kFull, ok, 0);
+}
+
+// Lane 0's left edge for rows step+1 .. step+kBatch, one row a lane: the
+// matrix's column 0 (the cell's boundary) for the first strip, else the
+// right edge of the strip on the left (waiting for it). False, for the
+// whole warp, if `abort` was set.
+template <class Cell, class Types = typename Cell::Types, class Edge = typename Cell::Edge>
+__device__ __forceinline__ bool load_left_batch(const Params<Types>& p, const Neighbours<Edge>& nb, int lane, int step,
+                                                Edge& in, const int* abort = nullptr) {
+  const int row = step + 1 + lane;
+  if (nb.first) {
+    if (!p.left_edge)
+      in = Cell::left(p.costs, row);
+    else if (lane < kBatch && row <= p.m)
+      in = p.left_edge[row - 1];
+    return true;
+  }
+  const int upto = min(step + kBatch, p.m);
+  int ready = 1;
+  if (nb.in_link) {
+    if (lane == 0) ready = wait_count(&nb.in_link->published, upto, abort);
+    if (!__shfl_sync(kFull, ready, 0)) return false;
+    if (lane < kBatch && row <= p.m) {
+      acquire_count(nb.in_link->published);  // each reading lane's own acquire of the rows lane 0 saw published
+      in = nb.in_link->rows[(row - 1) % kLinkRows];
+    }
+    __syncwarp();
+    if (lane == 0) {
+      ::cuda::atomic_ref<int, ::cuda::thread_scope_block> c(nb.in_link->consumed);
+      c.store(upto, ::cuda::memory_order_release);
+    }
+    return true;
+  }
+  if (lane == 0) ready = wait_flag(&p.flags[nb.in_slot], flag_value(nb.in_group, upto), abort);
+  if (!__shfl_sync(kFull, ready, 0)) return false;
+  __syncwarp();  // orders the other lanes' reads after lane 0's acquire
+  if (lane < kBatch && row <= p.m) in = load_cg(&p.ring[nb.in_slot * p.m + row - 1]);
+  return true;
+}
+
+// The 16-bit kernels' ring (Gotoh's local cell) holds tagged rows: H and es
+// of row r, 16 bits each, under the number of the group that wrote them,
+// in one 8-byte word that one store writes and one load reads whole. A
+// reader knows that row r has arrived when it finds its left group's
+// number there, so the ring needs no flag and no fence a batch, and the
+// next batch can be loaded while this one's rows are computed, its latency
+// hidden behind them. (The host fills the ring with 0xff before each
+// launch: no group's number.)
+__device__ __forceinline__ unsigned long long* tagged_ring(const Params<GotohTypes>& p) {
+  return reinterpret_cast<unsigned long long*>(p.ring);
+}
+__device__ __forceinline__ void store_tagged(const Params<GotohTypes>& p, const Neighbours<GotohEdge>& nb, int row,
+                                             GotohEdge x) {
+  const unsigned long long word = static_cast<unsigned long long>(static_cast<unsigned>(nb.out_group)) << 32 |
+                                  (static_cast<unsigned>(x.e) & 0xffffu) << 16 | (static_cast<unsigned>(x.h) & 0xffffu);
+  ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> at(tagged_ring(p)[nb.out_slot * p.m + row - 1]);
+  at.store(word, ::cuda::memory_order_relaxed);
+}
+__device__ __forceinline__ unsigned long long load_tagged(const Params<GotohTypes>& p, const Neighbours<GotohEdge>& nb,
+                                                          int row) {
+  ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> at(tagged_ring(p)[nb.in_slot * p.m + row - 1]);
+  return at.load(::cuda::memory_order_relaxed);
+}
+// Starts loading lane k's row step + 1 + k (k < kBatch) of the left slot
+// into `ahead`; take_tagged_batch uses it a batch later.
+__device__ __forceinline__ void load_tagged_ahead(const Params<GotohTypes>& p, const Neighbours<GotohEdge>& nb, int lane,
+                                                  int step, unsigned long long& ahead) {
+  const int row = step + 1 + lane;
+  if (lane < kBatch && row <= p.m) ahead = load_tagged(p, nb, row);
+}
+// Lane 0's left edge for rows step+1 .. step+kBatch from `ahead`, loading
+// again the rows that had not arrived when it was loaded. False, for the
+// whole warp, if `abort` was set.
+__device__ __forceinline__ bool take_tagged_batch(const Params<GotohTypes>& p, const Neighbours<GotohEdge>& nb, int lane,
+                                                  int step, unsigned long long& ahead, GotohEdge& in,
+                                                  const int* abort) {
+  const int row = step + 1 + lane;
+  const bool mine = lane < kBatch && row <= p.m;
+  const unsigned tag = static_cast<unsigned>(nb.in_group);
+  for (unsigned polls = 1; !__all_sync(kFull, !mine || static_cast<unsigned>(ahead >> 32) == tag); ++polls) {
+    if (mine && static_cast<unsigned>(ahead >> 32) != tag) ahead = load_tagged(p, nb, row);
+    if (polls % 64 == 0) {
+      int stop = 0;
+      if (lane == 0) stop = *reinterpret_cast<const volatile int*>(abort);
+      if (__shfl_sync(kFull, stop, 0)) return false;
+    }
+  }
+  in.h = static_cast<short>(ahead & 0xffffu);
+  in.e = static_cast<short>((ahead >> 16) & 0xffffu);
+  return true;
+}
+
+// Rows base + 1 .. r of the strip's right edge, row base + 1 + k held by
+// lane k (base: r - 1 rounded down to kBatch), to the link or the ring
+// slot; then the counter or flag says r rows are done. Tagged: the 16-bit
+// kernels' ring. False, for the whole warp, if `abort` was set.
+template <bool Tagged = false, class Types, class Edge = typename Types::Edge>
+__device__ __forceinline__ bool publish_edge(const Params<Types>& p, const Neighbours<Edge>& nb, int lane, int r,
+                                             const Edge& out, const int* abort = nullptr) {
+  const int base = (r - 1) & ~(kBatch - 1);
+  if (nb.out_edge) {  // read by the next launch: no flag
+    if (lane < kBatch && base + lane < r) p.right_edge[base + lane] = out;
+    return true;
+  }
+  if (nb.out_link) {
+    int ready = 1;  // the rows kLinkRows before these have been read
+    if (lane == 0) ready = wait_count(&nb.out_link->consumed, r - kLinkRows, abort);
+    if (!__shfl_sync(kFull, ready, 0)) return false;
+    if (lane < kBatch && base + lane < r) {
+      acquire_count(nb.out_link->consumed);  // each writing lane's own acquire: the reads of these slots are done
+      nb.out_link->rows[(base + lane) % kLinkRows] = out;
+    }
+    __threadfence_block();
+    __syncwarp();
+    if (lane == 0) {
+      ::cuda::atomic_ref<int, ::cuda::thread_scope_block> c(nb.out_link->published);
+      c.store(r, ::cuda::memory_order_release);
+    }
+    return true;
+  }
+  if constexpr (Tagged) {
+    if (lane < kBatch && base + lane < r) store_tagged(p, nb, base + lane + 1, out);
+    if (r < p.m) return true;
+    // The last row: the slot's flag now only says that the group is done,
+    // and with it done reading its own left slot (wait_free_slot).
+  } else {
+    if (lane < kBatch && base + lane < r) store_cg(&p.ring[nb.out_slot * p.m + base + lane], out);
+  }
+  __threadfence();
+  __syncwarp();
+  if (lane == 0) {
+    ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> flag(p.flags[nb.out_slot]);
+    flag.store(flag_value(nb.out_group, r), ::cuda::memory_order_release);
+  }
+  return true;
+}
+
+// Row r of the strip's right edge (`o`, from the last lane) is kept by
+// lane (r - 1) % kBatch in `out`; every kBatch rows (and at row m) they
+// are published. False, for the whole warp, if `abort` was set.
+template <bool Tagged = false, class Types, class Edge = typename Types::Edge>
+__device__ __forceinline__ bool gather_and_publish(const Params<Types>& p, const Neighbours<Edge>& nb, int lane, int r,
+                                                   const Edge& o, Edge& out, const int* abort = nullptr) {
+  if (r < 1 || r > p.m) return true;
+  if (((r - 1) & (kBatch - 1)) == lane) out = o;
+  if ((r & (kBatch - 1)) != 0 && r != p.m) return true;
+  return publish_edge<Tagged>(p, nb, lane, r, out, abort);
+}
+
+}  // namespace gdp::pairwise::striped

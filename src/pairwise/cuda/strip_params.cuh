@@ -1,0 +1,111 @@
+#pragma once
+// The strip engine's kernel parameters, for any cell policy's Types
+// (gotoh_cell.hpp says what a cell supplies), and the warp primitives
+// that move a cell's values between lanes.
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <utility>
+
+#include "pairwise/strip_plan.hpp"
+
+namespace gdp::pairwise::striped {
+
+constexpr unsigned kFull = 0xffffffffu;
+
+// f(std::integral_constant<int, 0>{}) .. f(std::integral_constant<int, N - 1>{}):
+// a loop unrolled with its index known at compile time.
+template <int N, class F>
+__device__ __forceinline__ void for_each_index(F&& f) {
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (f(std::integral_constant<int, K>{}), ...);
+  }(std::make_integer_sequence<int, N>{});
+}
+
+template <class Types>
+struct Params {
+  using Edge = typename Types::Edge;
+  using Down = typename Types::Down;
+  const std::uint8_t* q;
+  const std::uint8_t* t;
+  int m, n;
+  const int* sub;  // rows x dim: row a scores the query's letter a against each target letter
+  int dim;
+  int rows;        // the query's letters: the profile's rows (dim, or fewer in score passes)
+  typename Types::Costs costs;
+  long long strips, slots;
+  int group;                     // strips a block sweeps together (1 or kWarpsPerBlock), handing over in shared memory
+  Edge* ring;                    // slots x m edge cells, between groups of strips
+  unsigned long long* flags;     // per slot: group << 32 | rows published
+  unsigned long long* ticket;
+  // A target too long for one pass goes through in pieces, one launch each
+  // (striped_score.cu). The first strip of a later piece takes its left
+  // edge from the piece before, whose last strip writes its right edge.
+  long long j_base;              // the target's columns before this piece
+  const Edge* left_edge;         // not null: rows 1..m at [0..m-1] of the column left of the piece
+  Edge* right_edge;              // not null: the piece's last strip writes its right edge here
+  typename Types::LastRow last;  // row m's values (the cell's keep_last), columns 1..n at [1..n]
+  int4* strip_best;              // End::anywhere: per strip {score, i, j}
+  Down* checkpoints;             // kept passes: the Down of every column after rows R, 2R, ... (R = kKeptRows)
+  long long padded_n;            // strips x strip width: a checkpoint row's length
+  int* overflow;                 // 16-bit kernels: set to 1 when a score reached overflow_at; all warps then stop
+  int overflow_at;
+};
+
+// A value of a few 32-bit words, word by word: what the warp shuffles and
+// the ring's cache-global loads and stores move a cell's values with.
+template <class T>
+constexpr int kWords = static_cast<int>(sizeof(T) / sizeof(int));
+
+template <class T, class F>
+__device__ __forceinline__ T map_words(const T& x, F&& f) {
+  static_assert(sizeof(T) % sizeof(int) == 0 && std::is_trivially_copyable_v<T>);
+  int w[kWords<T>];
+  std::memcpy(w, &x, sizeof x);
+#pragma unroll
+  for (int k = 0; k < kWords<T>; ++k) w[k] = f(w[k]);
+  T out;
+  std::memcpy(&out, w, sizeof out);
+  return out;
+}
+// x of the lane `delta` below (lane 0 keeps its own).
+template <class T>
+__device__ __forceinline__ T shfl_up(const T& x, unsigned delta = 1) {
+  return map_words(x, [&](int w) { return __shfl_up_sync(kFull, w, delta); });
+}
+// x of lane `from`.
+template <class T>
+__device__ __forceinline__ T shfl(const T& x, int from) {
+  return map_words(x, [&](int w) { return __shfl_sync(kFull, w, from); });
+}
+
+// Loads and stores through L2 only (a cell of 8 or 16 bytes at once): the
+// ring and the pieces' edges, which other SMs write and read.
+template <class T>
+__device__ __forceinline__ void store_cg(T* at, const T& x) {
+  static_assert(sizeof(T) == 8 || sizeof(T) == 16);
+  if constexpr (sizeof(T) == 8) {
+    int2 v;
+    std::memcpy(&v, &x, sizeof v);
+    __stcg(reinterpret_cast<int2*>(at), v);
+  } else {
+    int4 v;
+    std::memcpy(&v, &x, sizeof v);
+    __stcg(reinterpret_cast<int4*>(at), v);
+  }
+}
+template <class T>
+__device__ __forceinline__ T load_cg(const T* at) {
+  static_assert(sizeof(T) == 8 || sizeof(T) == 16);
+  T x;
+  if constexpr (sizeof(T) == 8) {
+    const int2 v = __ldcg(reinterpret_cast<const int2*>(at));
+    std::memcpy(&x, &v, sizeof x);
+  } else {
+    const int4 v = __ldcg(reinterpret_cast<const int4*>(at));
+    std::memcpy(&x, &v, sizeof x);
+  }
+  return x;
+}
+
+}  // namespace gdp::pairwise::striped
