@@ -1,7 +1,7 @@
-// recurrence.hpp: the pair rule against its table, and each form the
-// kernels compute (packed_cell for the short records' 16-bit tables,
-// block_cell for the blocked fill) against the plain cell(), on tables of
-// random cells, so that the kernels' rewrites are proved on the CPU.
+// recurrence.hpp: the pair rule against its table, and each rewritten form
+// (rows_cell for CPU2 and OMP2, packed_cell for the short records' 16-bit
+// tables, block_cell for the blocked fill) against the plain cell(), on
+// tables of random cells, so that the rewrites are proved on the CPU.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -109,6 +109,32 @@ TEST_CASE("the pair rule: A-U, G-C and, with G-U, G-U, either way round", "[fold
   REQUIRE(base_code('a') == kNoBase);
   REQUIRE(closes(kBaseG, kBaseC, 4, 3, true));
   REQUIRE_FALSE(closes(kBaseG, kBaseC, 3, 3, true));  // a loop of two is too short
+}
+
+TEST_CASE("CPU2's cell over a row and a transposed row (rows_cell) equals the plain cell on random tables", "[fold]") {
+  std::mt19937 rng(30);
+  std::uniform_int_distribution<int> garbage(20000, 30000);  // on and below the diagonal: never read
+  for (int n : {2, 3, 4, 5, 9, 17, 40})
+    for (int min_loop : {0, 1, 3, 4})
+      for (bool gu : {true, false}) {
+        const RandomTable c(rng, n, 1000);
+        const std::vector<std::uint8_t> codes = random_codes(rng, n, 0);
+        std::vector<int> rows(static_cast<std::size_t>(n * n)), transposed(static_cast<std::size_t>(n * n));
+        for (int i = 0; i < n; ++i)
+          for (int j = 0; j < n; ++j) {
+            rows[static_cast<std::size_t>(i * n + j)] = j > i ? c(i, j) : garbage(rng);
+            transposed[static_cast<std::size_t>(j * n + i)] = j > i ? c(i, j) : garbage(rng);
+          }
+        const Rules r{gu, min_loop};
+        for (int i = 0; i < n; ++i)
+          for (int j = i + 1; j < n; ++j) {
+            INFO("n " << n << " cell " << i << ", " << j << " min loop " << min_loop << " gu " << gu);
+            const bool closes_pair =
+                closes(codes[static_cast<std::size_t>(i)], codes[static_cast<std::size_t>(j)], j - i, min_loop, gu);
+            REQUIRE(rows_cell(closes_pair, [&] { return c(i + 1, j - 1); }, &rows[static_cast<std::size_t>(i * n)],
+                              &transposed[static_cast<std::size_t>(j * n)], i, j) == plain(c, codes, i, j, r));
+          }
+      }
 }
 
 TEST_CASE("the short records' 16-bit cell (packed_cell) equals the plain cell on random tables", "[fold]") {

@@ -10,10 +10,11 @@
 // Nussinov's "a_i unpaired" and "a_j unpaired" cases; j - i > min_loop
 // leaves at least min_loop unpaired bases inside each hairpin.
 //
-// cell() is the plain form (the oracle's). Beside it, the forms the kernels
-// compute: packed_cell() (the short records' 16-bit tables) and
-// block_cell() (the blocked fill's split max cut at block edges); the CPU
-// tests (tests/test_fold_recurrence.cpp) prove each equal to cell().
+// cell() is the plain form (the oracle's). Beside it, the forms the faster
+// engines compute: rows_cell() (CPU2 and OMP2, over a row and a transposed
+// row), packed_cell() (the short records' 16-bit tables) and block_cell()
+// (the blocked fill's split max cut at block edges); the CPU tests
+// (tests/test_fold_recurrence.cpp) prove each equal to cell().
 #include <algorithm>
 #include <cstdint>
 
@@ -71,6 +72,21 @@ template <class Inner, class Left, class Right>
 GDP_HD int cell(bool closes_pair, const Inner& inner, long long i, long long j, const Left& left, const Right& right) {
   int best = closes_pair ? inner() + 1 : 0;
   for (long long k = i; k < j; ++k) best = split(best, left(k), right(k));
+  return best;
+}
+
+// cell() over row i of C and row j of its transpose (CPU2 and OMP2):
+// c_row[k] = C(i, k) and t_row[k] = C(k, j), read only for i < k < j. The
+// splits k = i and k = j - 1 are C(i+1, j) and C(i, j-1) alone (C(i,i) =
+// C(j,j) = 0), so the splits between them read both rows with no test of
+// the diagonal: one branch an iteration instead of three.
+template <class Inner>
+GDP_HD int rows_cell(bool closes_pair, const Inner& inner, const int* c_row, const int* t_row, long long i,
+                     long long j) {
+  int best = closes_pair ? inner() + 1 : 0;
+  if (j - i < 2) return best;  // the one split, C(i,i) + C(j,j), is 0
+  best = max_of(best, max_of(t_row[i + 1], c_row[j - 1]));
+  for (long long k = i + 1; k < j - 1; ++k) best = split(best, c_row[k], t_row[k + 1]);
   return best;
 }
 

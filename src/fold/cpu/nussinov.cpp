@@ -62,8 +62,7 @@ Table fill_cpu(std::string_view s, Engine engine, const Options& options) {
       } else {  // row i of C and row j of the transpose: C(i,k) and C(k+1,j)
         const int* ci = &t.c[static_cast<std::size_t>(i * n)];
         const int* cj = &tr[static_cast<std::size_t>(j * n)];
-        best = cell(closes_pair, inner, i, j, [&](std::int64_t k) { return k > i ? ci[k] : 0; },
-                    [&](std::int64_t k) { return k + 1 < j ? cj[k + 1] : 0; });
+        best = rows_cell(closes_pair, inner, ci, cj, i, j);
         tr[static_cast<std::size_t>(j * n + i)] = best;
       }
       t.c[static_cast<std::size_t>(i * n + j)] = best;
