@@ -14,6 +14,7 @@
 #include "pairwise/pairwise.hpp"
 #include "random_inputs.hpp"
 #include "syntenic/cpu/passes.hpp"
+#include "syntenic/syntenic_cell.hpp"
 #include "syntenic/syntenic.hpp"
 
 using namespace gdp;
@@ -86,7 +87,54 @@ std::vector<Seq> all_sequences(int length, int alphabet) {
   return out;
 }
 
+// The strip engine's order of work on the CPU: the matrix in strips of Cols
+// columns, each swept top to bottom through SyntenicCell::row, the right
+// edge of one strip the left edge of the next. Columns past the target
+// score -1000, as the kernels' padding does.
+template <int Cols>
+syntenic::LastCell strip_sweep(const Seq& a, const Seq& b, const ScoringScheme& s, const syntenic::Costs& c) {
+  using Cell = syntenic::SyntenicCell;
+  const std::int64_t m = static_cast<std::int64_t>(a.size()), n = static_cast<std::int64_t>(b.size());
+  std::vector<syntenic::Edge> edge(static_cast<std::size_t>(m + 1));
+  for (std::int64_t i = 1; i <= m; ++i) edge[static_cast<std::size_t>(i)] = Cell::left(c, i);
+  syntenic::LastCell last{};
+  for (std::int64_t j0 = 0; j0 < n; j0 += Cols) {
+    syntenic::Down d[Cols];
+    for (int k = 0; k < Cols; ++k) d[k] = Cell::top(c, j0 + k + 1);
+    int diag = Cell::score(Cell::top(c, j0));
+    for (std::int64_t i = 1; i <= m; ++i) {
+      int sc[Cols];
+      for (int k = 0; k < Cols; ++k)
+        sc[k] = j0 + k < n ? s.score(a[static_cast<std::size_t>(i - 1)], b[static_cast<std::size_t>(j0 + k)]) : -1000;
+      syntenic::Edge& e = edge[static_cast<std::size_t>(i)];
+      const int next_diag = Cell::score(e);
+      Cell::row<Cols>(d, sc, e, diag, c, [](int, const syntenic::Down&, const syntenic::Down&) {});
+      diag = next_diag;
+    }
+    if (j0 + Cols >= n) last = {d[n - 1 - j0].s, d[n - 1 - j0].h};
+  }
+  return last;
+}
+
 }  // namespace
+
+TEST_CASE("syntenic: the cell policy swept in strips equals the oracle", "[syntenic]") {
+  std::mt19937 rng(60);
+  const ScoringScheme s = test::dna_scheme();
+  for (int trial = 0; trial < 100; ++trial) {
+    const Seq a = test::random_ranks(rng, 1 + rng() % 70, 4);
+    const Seq b = trial % 2 ? test::mutate(rng, a, 4, 0.3) : test::random_ranks(rng, 1 + rng() % 70, 4);
+    if (b.empty()) continue;
+    const syntenic::Costs c = syntenic::costs_of(s, options_of(static_cast<int>(rng() % 30), trial % 3 ? Ends::charged : Ends::plain));
+    const syntenic::LastCell want = syntenic::score_scalar(a, b, s, c);
+    const syntenic::LastCell eight = strip_sweep<8>(a, b, s, c), three = strip_sweep<3>(a, b, s, c);
+    INFO("trial " << trial);
+    REQUIRE(eight.s == want.s);
+    REQUIRE(eight.h == want.h);
+    REQUIRE(three.s == want.s);
+    REQUIRE(three.h == want.h);
+  }
+}
 
 TEST_CASE("syntenic: the oracle and the full matrix equal brute force on every tiny pair", "[syntenic][brute]") {
   const ScoringScheme s = test::dna_scheme(2, -3, 3, 1);

@@ -1,19 +1,18 @@
-// Every query against every target: many pairs in parallel, one pair a
-// thread, or few pairs one after another, each on all threads.
+// Every query against every target. On the CPU many pairs run in parallel,
+// one pair a thread, and few pairs one after another, each spread over the
+// threads. With the GPU, the large pairs go to it one after another and the
+// small ones to the CPU threads.
 #include "syntenic/syntenic.hpp"
 
 namespace gdp::syntenic {
+namespace {
 
-std::vector<Hit> align_all(const std::vector<Residues>& queries, const std::vector<Residues>& targets,
-                           const ScoringScheme& scheme, const Options& o) {
-  std::vector<Hit> hits;
-  hits.reserve(queries.size() * targets.size());
-  for (std::size_t q = 0; q < queries.size(); ++q)
-    for (std::size_t t = 0; t < targets.size(); ++t) hits.push_back({q, t, {}});
-  const bool pairs_in_parallel = o.backend != Backend::gpu && o.threads > 1 && hits.size() >= static_cast<std::size_t>(o.threads);
+void align_on_cpu(std::vector<Hit*>& hits, const std::vector<Residues>& queries, const std::vector<Residues>& targets,
+                  const ScoringScheme& scheme, const Options& o) {
+  const bool pairs_in_parallel = o.threads > 1 && hits.size() >= static_cast<std::size_t>(o.threads);
   if (!pairs_in_parallel) {
-    for (Hit& h : hits) h.alignment = align(queries[h.query], targets[h.target], scheme, o);
-    return hits;
+    for (Hit* h : hits) h->alignment = align(queries[h->query], targets[h->target], scheme, o);
+    return;
   }
   Options one = o;
   one.backend = Backend::cpu_scalar;
@@ -21,9 +20,30 @@ std::vector<Hit> align_all(const std::vector<Residues>& queries, const std::vect
   const std::int64_t count = static_cast<std::int64_t>(hits.size());
 #pragma omp parallel for schedule(dynamic, 1) num_threads(o.threads)
   for (std::int64_t k = 0; k < count; ++k) {
-    Hit& h = hits[static_cast<std::size_t>(k)];
+    Hit& h = *hits[static_cast<std::size_t>(k)];
     h.alignment = align(queries[h.query], targets[h.target], scheme, one);
   }
+}
+
+}  // namespace
+
+std::vector<Hit> align_all(const std::vector<Residues>& queries, const std::vector<Residues>& targets,
+                           const ScoringScheme& scheme, const Options& o) {
+  std::vector<Hit> hits;
+  hits.reserve(queries.size() * targets.size());
+  for (std::size_t q = 0; q < queries.size(); ++q)
+    for (std::size_t t = 0; t < targets.size(); ++t) hits.push_back({q, t, {}});
+  std::vector<Hit*> small, large;
+  for (Hit& h : hits) {
+    const std::int64_t cells =
+        static_cast<std::int64_t>(queries[h.query].size()) * static_cast<std::int64_t>(targets[h.target].size());
+    (o.backend == Backend::gpu && o.score_only && cells >= o.min_gpu_cells ? large : small).push_back(&h);
+  }
+  for (Hit* h : large) h->alignment = align(queries[h->query], targets[h->target], scheme, o);
+  Options cpu = o;
+  if (cpu.backend == Backend::gpu) cpu.backend = cpu.threads > 1 ? Backend::cpu_openmp : Backend::cpu_scalar;
+  if (cpu.backend == Backend::cpu_scalar) cpu.threads = 1;
+  align_on_cpu(small, queries, targets, scheme, cpu);
   return hits;
 }
 

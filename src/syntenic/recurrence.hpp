@@ -41,9 +41,11 @@ struct Costs {
 struct Down {
   int s, d, h;
 };
-// What flows along a row: S, I, H of (i, j-1).
-struct Edge {
+// What flows along a row: S, I, H of (i, j-1). 16 bytes, so that the strip
+// engine moves it between strips in one load or store.
+struct alignas(16) Edge {
   int s, i, h;
+  int unused;  // 0
 };
 
 // Direction bits of one cell, for the traceback: which term gave each
@@ -72,7 +74,7 @@ GDP_HD unsigned update_cell(int diag_s, int sub, Down& down, Edge& edge, const C
   if (i_open > i_ext) dirs |= kIOpen;
   dirs |= h == h_left ? kHFromHLeft : h == h_up ? kHFromHUp : h == s_left ? kHFromSLeft : kHFromSUp;
   down = {s, d, h};
-  edge = {s, i, h};
+  edge = {s, i, h, 0};
   return dirs;
 }
 
@@ -94,7 +96,7 @@ GDP_HD Down top_origin(const Costs& c) { return {origin_s(c), origin_gap(c), neg
 // Column 0 at row i >= 1: what flows along row i into column 1.
 GDP_HD Edge left(const Costs& c, std::int64_t i) {
   const int d = leading_gap(c, i);
-  return {max2(d, -c.block), neg_inf, -c.block};
+  return {max2(d, -c.block), neg_inf, -c.block, 0};
 }
 // D(i, 0) for i >= 1 (column 0 holds no I).
 GDP_HD int left_d(const Costs& c, std::int64_t i) { return leading_gap(c, i); }

@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/progress.hpp"
 #include "syntenic/cpu/passes.hpp"
+#include "syntenic/cuda/gpu_pass.hpp"
 
 namespace gdp::syntenic {
 namespace {
@@ -45,8 +46,15 @@ Alignment align(Residues a, Residues b, const ScoringScheme& scheme, const Optio
   const std::int64_t m = static_cast<std::int64_t>(a.size()), n = static_cast<std::int64_t>(b.size());
   const std::int64_t cells = (m + 1) * (n + 1);
   if (o.score_only) {
-    const LastCell last = o.backend == Backend::cpu_scalar ? score_scalar(a, b, scheme, costs, o.progress)
-                                                           : score_tiled(a, b, scheme, costs, o.threads, o.progress);
+    LastCell last;
+    if (o.backend == Backend::gpu && m * n >= o.min_gpu_cells && m * n > 0) {
+      last = score_pass_gpu(a, b, scheme, costs, o.device, o.tuning);
+      if (o.progress) o.progress->add(static_cast<std::uint64_t>(m * n));
+    } else if (o.backend == Backend::cpu_scalar) {
+      last = score_scalar(a, b, scheme, costs, o.progress);
+    } else {
+      last = score_tiled(a, b, scheme, costs, o.threads, o.progress);
+    }
     return {final_score(costs, last.s, last.h), m, n, {}};
   }
   if (cells > kFullMatrixCells)

@@ -68,7 +68,19 @@ struct Options {
   int threads = 1;                // for cpu_openmp
   Progress* progress = nullptr;   // cells done are added here, if set
   int device = 0;                 // for gpu: the CUDA device
+  // For gpu: pairs of fewer cells run on the CPU threads, where they are
+  // faster than a kernel launch. Tests set 0 to put every pair on the GPU.
+  std::int64_t min_gpu_cells = std::int64_t{1} << 24;
+  pairwise::GpuTuning tuning{};   // for gpu: the score kernel's knobs (gpu-sw's --tune keys)
 };
+
+// What the GPU passes of this process did so far.
+struct GpuStats {
+  int passes = 0;
+  double kernel_seconds = 0;
+  std::size_t peak_memory_bytes = 0;  // the engine's device memory at its largest
+};
+GpuStats gpu_stats();
 
 // Throws InputError when these lengths and scores could leave the range the
 // int32 engines handle exactly, or the block penalty is out of range.
