@@ -65,6 +65,12 @@ int checked_score(const Seq& a, const Seq& b, const ScoringScheme& s, const synt
   const syntenic::Alignment al = syntenic::align_full_matrix(a, b, s, c);
   REQUIRE(al.score == score);
   REQUIRE(syntenic::rescore(al, a, b, s, o) == score);
+  for (const std::int64_t base : {1, 6, 1 << 16}) {  // every part split down to a row, or none
+    const syntenic::Alignment linear = syntenic::align_linear(a, b, s, c, nullptr, base);
+    INFO("linear space, parts of " << base << " cells");
+    REQUIRE(linear.score == score);
+    REQUIRE(syntenic::rescore(linear, a, b, s, o) == score);
+  }
   REQUIRE(syntenic::align(a, b, s, o).score == score);
   syntenic::Options score_only = o;
   score_only.score_only = true;
@@ -223,6 +229,31 @@ TEST_CASE("syntenic: rescore refuses regions that do not cover both sequences", 
   syntenic::Alignment wrong_score = al;
   wrong_score.regions.front().score += 1;
   REQUIRE_THROWS(syntenic::rescore(wrong_score, a, b, s, o));
+}
+
+TEST_CASE("syntenic: the linear-space alignment equals the oracle on larger random pairs", "[syntenic]") {
+  std::mt19937 rng(65);
+  const ScoringScheme dna = test::dna_scheme(), blosum = test::protein_scheme();
+  for (int trial = 0; trial < 40; ++trial) {
+    const bool protein = trial % 4 == 3;
+    const ScoringScheme& s = protein ? blosum : dna;
+    const int letters = protein ? 20 : 4;
+    Seq a = test::random_ranks(rng, 1 + rng() % 400, letters);
+    Seq b = test::mutate(rng, a, letters, 0.1);
+    const Seq junk = test::random_ranks(rng, rng() % 150, letters);
+    b.insert(b.begin() + static_cast<std::ptrdiff_t>(b.size() / 2), junk.begin(), junk.end());
+    if (trial % 5 == 0) std::swap(a, b);
+    const syntenic::Options o = options_of(static_cast<int>(rng() % 80), trial % 2 ? Ends::plain : Ends::charged);
+    const syntenic::Costs c = syntenic::costs_of(s, o);
+    const syntenic::LastCell last = syntenic::score_scalar(a, b, s, c);
+    const int score = syntenic::final_score(c, last.s, last.h);
+    for (const std::int64_t base : {1, 64, 4096}) {
+      const syntenic::Alignment al = syntenic::align_linear(a, b, s, c, nullptr, base);
+      INFO("trial " << trial << " " << a.size() << " x " << b.size() << " parts of " << base);
+      REQUIRE(al.score == score);
+      REQUIRE(syntenic::rescore(al, a, b, s, o) == score);
+    }
+  }
 }
 
 TEST_CASE("syntenic: the OpenMP tiles equal the oracle on random shapes", "[syntenic]") {

@@ -18,8 +18,8 @@ constexpr EnumNames<Backend, 3> backend_names{
     {{Backend::cpu_scalar, "cpu-scalar"}, {Backend::cpu_openmp, "cpu-openmp"}, {Backend::gpu, "gpu"}}};
 
 // Pairs up to this many cells are aligned through the full matrix of
-// direction bits (a byte a cell).
-constexpr std::int64_t kFullMatrixCells = std::int64_t{1} << 28;
+// direction bits (a byte a cell); larger ones in linear memory.
+constexpr std::int64_t kFullMatrixCells = std::int64_t{1} << 24;
 
 }  // namespace
 
@@ -57,9 +57,7 @@ Alignment align(Residues a, Residues b, const ScoringScheme& scheme, const Optio
     }
     return {final_score(costs, last.s, last.h), m, n, {}};
   }
-  if (cells > kFullMatrixCells)
-    throw InputError("aligning " + std::to_string(m) + " x " + std::to_string(n) +
-                     " letters needs the linear-space alignment, not built yet: use --score-only");
+  if (cells > kFullMatrixCells) return align_linear(a, b, scheme, costs, o.progress);
   Alignment out = align_full_matrix(a, b, scheme, costs);
   if (o.progress) o.progress->add(static_cast<std::uint64_t>(m * n));
   return out;

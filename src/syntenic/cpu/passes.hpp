@@ -37,4 +37,10 @@ LastCell score_tiled(Residues a, Residues b, const ScoringScheme& scheme, const 
 // Full matrix of direction bits and a traceback: (m+1)(n+1) bytes.
 Alignment align_full_matrix(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs);
 
+// The same optimum in linear memory (Myers-Miller over the four states);
+// parts of at most base_cells cells go through a full matrix (tests force
+// small ones).
+Alignment align_linear(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs,
+                       Progress* progress = nullptr, std::int64_t base_cells = std::int64_t{1} << 16);
+
 }  // namespace gdp::syntenic
