@@ -66,7 +66,7 @@ int checked_score(const Seq& a, const Seq& b, const ScoringScheme& s, const synt
   REQUIRE(al.score == score);
   REQUIRE(syntenic::rescore(al, a, b, s, o) == score);
   for (const std::int64_t base : {1, 6, 1 << 16}) {  // every part split down to a row, or none
-    const syntenic::Alignment linear = syntenic::align_linear(a, b, s, c, nullptr, base);
+    const syntenic::Alignment linear = syntenic::align_linear(a, b, s, c, o, base);
     INFO("linear space, parts of " << base << " cells");
     REQUIRE(linear.score == score);
     REQUIRE(syntenic::rescore(linear, a, b, s, o) == score);
@@ -98,8 +98,9 @@ std::vector<Seq> all_sequences(int length, int alphabet) {
 // edge of one strip the left edge of the next. Columns past the target
 // score -1000, as the kernels' padding does.
 template <int Cols>
-syntenic::LastCell strip_sweep(const Seq& a, const Seq& b, const ScoringScheme& s, const syntenic::Costs& c) {
+syntenic::LastCell strip_sweep(const Seq& a, const Seq& b, const ScoringScheme& s, const syntenic::Costs& costs) {
   using Cell = syntenic::SyntenicCell;
+  const syntenic::GpuCosts c{costs, nullptr};
   const std::int64_t m = static_cast<std::int64_t>(a.size()), n = static_cast<std::int64_t>(b.size());
   std::vector<syntenic::Edge> edge(static_cast<std::size_t>(m + 1));
   for (std::int64_t i = 1; i <= m; ++i) edge[static_cast<std::size_t>(i)] = Cell::left(c, i);
@@ -243,15 +244,37 @@ TEST_CASE("syntenic: the linear-space alignment equals the oracle on larger rand
     const Seq junk = test::random_ranks(rng, rng() % 150, letters);
     b.insert(b.begin() + static_cast<std::ptrdiff_t>(b.size() / 2), junk.begin(), junk.end());
     if (trial % 5 == 0) std::swap(a, b);
-    const syntenic::Options o = options_of(static_cast<int>(rng() % 80), trial % 2 ? Ends::plain : Ends::charged);
+    syntenic::Options o = options_of(static_cast<int>(rng() % 80), trial % 2 ? Ends::plain : Ends::charged);
+    if (trial % 3 == 0) o.backend = syntenic::Backend::cpu_openmp, o.threads = 3;
     const syntenic::Costs c = syntenic::costs_of(s, o);
     const syntenic::LastCell last = syntenic::score_scalar(a, b, s, c);
     const int score = syntenic::final_score(c, last.s, last.h);
     for (const std::int64_t base : {1, 64, 4096}) {
-      const syntenic::Alignment al = syntenic::align_linear(a, b, s, c, nullptr, base);
+      const syntenic::Alignment al = syntenic::align_linear(a, b, s, c, o, base);
       INFO("trial " << trial << " " << a.size() << " x " << b.size() << " parts of " << base);
       REQUIRE(al.score == score);
       REQUIRE(syntenic::rescore(al, a, b, s, o) == score);
+    }
+  }
+}
+
+TEST_CASE("syntenic: every entry's borders, swept by the OpenMP tiles, equal the scalar sweep", "[syntenic]") {
+  std::mt19937 rng(66);
+  const ScoringScheme s = test::dna_scheme();
+  const syntenic::Costs c = syntenic::costs_of(s, options_of(30, Ends::charged));
+  for (int trial = 0; trial < 30; ++trial) {
+    const Seq a = test::random_ranks(rng, rng() % 200, 4), b = test::random_ranks(rng, rng() % 200, 4);
+    for (const syntenic::Entry entry : {syntenic::Entry::start, syntenic::Entry::clean, syntenic::Entry::gap, syntenic::Entry::block}) {
+      const syntenic::Borders borders = syntenic::borders_of(entry, a.size(), b.size(), c);
+      const std::vector<syntenic::Down> want = syntenic::last_row_tiled(a, b, s, c, borders, 1, nullptr, 1 << 20);
+      const std::vector<syntenic::Down> got = syntenic::last_row_tiled(a, b, s, c, borders, 3, nullptr, 16);
+      INFO("trial " << trial << " entry " << static_cast<int>(entry));
+      REQUIRE(got.size() == b.size() + 1);
+      for (std::size_t j = 0; j <= b.size(); ++j) {
+        REQUIRE(got[j].s == want[j].s);
+        REQUIRE(got[j].d == want[j].d);
+        REQUIRE(got[j].h == want[j].h);
+      }
     }
   }
 }

@@ -99,3 +99,49 @@ TEST_CASE("syntenic GPU pass: a protein pair under BLOSUM62", "[gpu][syntenic]")
     require_same(a, b, s, c, {});
   }
 }
+
+TEST_CASE("syntenic GPU pass: every entry's borders, row m whole", "[gpu][syntenic]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(74);
+  const ScoringScheme s = test::dna_scheme();
+  const Costs c{s.gap_open + s.gap_extend, s.gap_extend, 40, true};
+  for (const auto& [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{{1, 700}, {300, 1}, {257, 3000}, {1000, 999}}) {
+    const auto [a, b] = pair_of(rng, m, n, true);
+    for (const Entry entry : {Entry::start, Entry::clean, Entry::gap, Entry::block})
+      for (const long long piece : {0LL, 512LL}) {
+        const Borders borders = borders_of(entry, a.size(), b.size(), c);
+        const std::vector<Down> want = last_row_tiled(a, b, s, c, borders, 1);
+        pairwise::GpuTuning t;
+        t.piece_columns = piece;
+        const std::vector<Down> got = last_row_gpu(a, b, s, c, borders, 0, t);
+        INFO(a.size() << " x " << b.size() << " entry " << static_cast<int>(entry) << " piece " << piece);
+        REQUIRE(got.size() == want.size());
+        for (std::size_t j = 0; j < want.size(); ++j) {
+          REQUIRE(got[j].s == want[j].s);
+          REQUIRE(got[j].d == want[j].d);
+          REQUIRE(got[j].h == want[j].h);
+        }
+      }
+  }
+}
+
+TEST_CASE("syntenic alignment with GPU passes (linear space) re-scores to the oracle's score", "[gpu][syntenic]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(75);
+  const ScoringScheme s = test::dna_scheme();
+  for (const auto& [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{{500, 600}, {2000, 3000}, {40, 9000}}) {
+    const auto [a, b] = pair_of(rng, m, n, true);
+    for (const bool charged : {true, false}) {
+      Options o;
+      o.ends = charged ? Ends::charged : Ends::plain;
+      o.backend = Backend::gpu;
+      o.min_gpu_cells = 0;  // every pass on the GPU
+      const Costs c = costs_of(s, o);
+      const LastCell last = score_scalar(a, b, s, c);
+      const Alignment al = align_linear(a, b, s, c, o, 4096);
+      INFO(a.size() << " x " << b.size() << " charged " << charged);
+      REQUIRE(al.score == final_score(c, last.s, last.h));
+      REQUIRE(rescore(al, a, b, s, o) == al.score);
+    }
+  }
+}

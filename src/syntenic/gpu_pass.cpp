@@ -17,9 +17,20 @@ GpuStats gpu_stats() { return gpu_stats_counters(); }
 LastCell score_pass_gpu(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs, int device,
                         const pairwise::GpuTuning& tuning) {
   if constexpr (have_cuda)
-    return striped_score(a, b, scheme, costs, device, tuning);
+    return striped_score(a, b, scheme, costs, device, tuning, nullptr, nullptr);
   else
     throw RunError(no_cuda_message);
+}
+
+std::vector<Down> last_row_gpu(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs,
+                               const Borders& borders, int device, const pairwise::GpuTuning& tuning) {
+  if constexpr (have_cuda) {
+    std::vector<Down> row;
+    striped_score(a, b, scheme, costs, device, tuning, &borders, &row);
+    return row;
+  } else {
+    throw RunError(no_cuda_message);
+  }
 }
 
 }  // namespace gdp::syntenic

@@ -57,7 +57,7 @@ Alignment align(Residues a, Residues b, const ScoringScheme& scheme, const Optio
     }
     return {final_score(costs, last.s, last.h), m, n, {}};
   }
-  if (cells > kFullMatrixCells) return align_linear(a, b, scheme, costs, o.progress);
+  if (cells > kFullMatrixCells) return align_linear(a, b, scheme, costs, o);
   Alignment out = align_full_matrix(a, b, scheme, costs);
   if (o.progress) o.progress->add(static_cast<std::uint64_t>(m * n));
   return out;

@@ -8,14 +8,21 @@
 
 namespace gdp::syntenic {
 
-// Row m's S and H at column j (a pass that wants row m).
+// Row m's S, D and H at column j (a pass that wants row m).
 struct LastRow {
   int* s;
+  int* d;
   int* h;
 };
 
+// The costs, and row 0 where a part of the matrix has borders of its own
+// (borders.hpp; on the device): null for recurrence.hpp's.
+struct GpuCosts : Costs {
+  const Down* top_row;
+};
+
 struct CellTypes {
-  using Costs = syntenic::Costs;
+  using Costs = GpuCosts;
   using Edge = syntenic::Edge;
   using Down = syntenic::Down;
   using LastRow = syntenic::LastRow;
@@ -23,7 +30,7 @@ struct CellTypes {
 
 struct SyntenicCell {
   using Types = CellTypes;
-  using Costs = syntenic::Costs;
+  using Costs = GpuCosts;
   using Edge = syntenic::Edge;
   using Down = syntenic::Down;
   using LastRow = syntenic::LastRow;
@@ -32,8 +39,11 @@ struct SyntenicCell {
   GDP_HD static int score(const Down& x) { return x.s; }
 
   // Row 0 at column j (the origin at j = 0), as the Down into row 1.
-  GDP_HD static Down top(const Costs& c, long long j) { return j == 0 ? top_origin(c) : syntenic::top(c, j); }
-  // Column 0 at row i >= 1, as the Edge into column 1.
+  GDP_HD static Down top(const Costs& c, long long j) {
+    return c.top_row ? c.top_row[j] : j == 0 ? top_origin(c) : syntenic::top(c, j);
+  }
+  // Column 0 at row i >= 1, as the Edge into column 1 (a part with
+  // borders of its own hands its column 0 to the kernel as a left edge).
   GDP_HD static Edge left(const Costs& c, long long i) { return syntenic::left(c, i); }
 
   // A lane's Cols cells of a row: `d` holds the row above's on entry and
@@ -55,6 +65,7 @@ GDP_UNROLL
   GDP_HD static bool keeps_last(const LastRow& out) { return out.s != nullptr; }
   GDP_HD static void keep_last(const LastRow& out, long long j, const Down&, const Down& after) {
     out.s[j] = after.s;
+    if (out.d) out.d[j] = after.d;
     out.h[j] = after.h;
   }
 };

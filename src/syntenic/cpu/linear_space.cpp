@@ -19,14 +19,11 @@
 
 #include "core/progress.hpp"
 #include "syntenic/cpu/passes.hpp"
+#include "syntenic/cuda/gpu_pass.hpp"
 
 namespace gdp::syntenic {
 namespace {
 
-// How a part is entered: the alignment's own start (its charge under
-// Ends::charged), after a clean cut, inside a vertical gap run whose next
-// column extends it, or inside a block.
-enum class Entry { start, clean, gap, block };
 // How a part is left: the alignment's own end, anyhow (S), at the end of a
 // vertical gap column (D), inside a block (H).
 enum class Exit { end, any, gap, block };
@@ -41,57 +38,22 @@ Entry reversed(Exit x) {
   return Entry::clean;
 }
 
-// S, D, I, H of the part's corner (0, 0). A block in progress at the start
-// has paid d and no start charge (recurrence.hpp's H(i, 0) = -d).
-struct Origin {
-  int s, d, i, h;
-};
-Origin origin_of(Entry e, const Costs& c) {
-  const int alpha = c.open_extend - c.extend;
-  switch (e) {
-    case Entry::start: return {origin_s(c), origin_gap(c), origin_gap(c), -c.block};
-    case Entry::clean: return {0, -alpha, -alpha, -c.block};
-    case Entry::gap: return {neg_inf, 0, neg_inf, neg_inf};
-    case Entry::block: return {neg_inf, neg_inf, neg_inf, 0};
-  }
-  return {};
-}
-
-int clamp(int v) { return std::max(v, neg_inf); }
-Down clamp(Down x) { return {clamp(x.s), clamp(x.d), clamp(x.h)}; }
-Edge clamp(Edge x) { return {clamp(x.s), clamp(x.i), clamp(x.h), 0}; }
-
-constexpr Down kNoDown{neg_inf, neg_inf, neg_inf};
-constexpr Edge kNoEdge{neg_inf, neg_inf, neg_inf, 0};
-
-// Row 0 after the origin: cells with nothing above them.
-unsigned border_top(Down& down, Edge& edge, const Costs& c) {
-  down = kNoDown;
-  const unsigned dirs = update_cell(neg_inf, 0, down, edge, c);
-  down = clamp(down), edge = clamp(edge);
-  return dirs;
-}
-// Column 0 below the origin: cells with nothing on their left.
-unsigned border_left(Down& down, Edge& edge, const Costs& c) {
-  edge = kNoEdge;
-  const unsigned dirs = update_cell(neg_inf, 0, down, edge, c);
-  down = clamp(down), edge = clamp(edge);
-  return dirs;
-}
-
-// S, D, H of the part's last row, entered by `entry`.
-std::vector<Down> last_row(Residues a, Residues b, const ScoringScheme& scheme, const Costs& c, Entry entry) {
-  const std::size_t n = b.size();
-  const Origin o = origin_of(entry, c);
-  std::vector<Down> row(n + 1);
-  row[0] = {o.s, o.d, o.h};
-  Edge edge{o.s, o.i, o.h, 0};
-  for (std::size_t j = 1; j <= n; ++j) border_top(row[j], edge, c);
+// S, D, H of the part's last row, entered by `entry`: on the GPU where the
+// part is large enough and the options have one, else on the CPU threads.
+std::vector<Down> last_row(Residues a, Residues b, const ScoringScheme& scheme, const Costs& c, Entry entry,
+                           const Options& o) {
+  const Borders borders = borders_of(entry, a.size(), b.size(), c);
+  const std::int64_t cells = static_cast<std::int64_t>(a.size()) * static_cast<std::int64_t>(b.size());
+  if (o.backend == Backend::gpu && cells >= o.min_gpu_cells) return last_row_gpu(a, b, scheme, c, borders, o.device, o.tuning);
+  if (o.backend != Backend::cpu_scalar && o.threads > 1 && cells >= 4'000'000)
+    return last_row_tiled(a, b, scheme, c, borders, o.threads);
+  std::vector<Down> row = borders.top;
   for (std::size_t i = 1; i <= a.size(); ++i) {
     int diag = row[0].s;
-    border_left(row[0], edge, c);
+    row[0] = borders.left_down(i);
+    Edge edge = borders.left[i];
     const int* sub = scheme.row(a[i - 1]);
-    for (std::size_t j = 1; j <= n; ++j) {
+    for (std::size_t j = 1; j <= b.size(); ++j) {
       const int above = row[j].s;
       update_cell(diag, sub[b[j - 1]], row[j], edge, c);
       diag = above;
@@ -114,8 +76,8 @@ int value_of(const Down& x, Exit exit, const Costs& c) {
 
 class Aligner {
  public:
-  Aligner(const ScoringScheme& scheme, const Costs& c, std::int64_t base_cells, Progress* progress)
-      : scheme_(scheme), c_(c), base_cells_(base_cells), progress_(progress) {}
+  Aligner(const ScoringScheme& scheme, const Costs& c, const Options& o, std::int64_t base_cells)
+      : scheme_(scheme), c_(c), o_(o), base_cells_(base_cells), progress_(o.progress) {}
 
   // Appends the steps of an optimal path through a x b, entered and left
   // as asked; returns its score.
@@ -123,9 +85,9 @@ class Aligner {
     const std::int64_t m = static_cast<std::int64_t>(a.size()), n = static_cast<std::int64_t>(b.size());
     if (m <= 1 || (m + 1) * (n + 1) <= base_cells_) return full_matrix(a, b, entry, exit);
     const std::int64_t mid = m / 2;
-    const std::vector<Down> forward = last_row(a.first(static_cast<std::size_t>(mid)), b, scheme_, c_, entry);
+    const std::vector<Down> forward = last_row(a.first(static_cast<std::size_t>(mid)), b, scheme_, c_, entry, o_);
     const std::vector<std::uint8_t> ra = reverse_of(a.subspan(static_cast<std::size_t>(mid))), rb = reverse_of(b);
-    const std::vector<Down> backward = last_row(ra, rb, scheme_, c_, reversed(exit));
+    const std::vector<Down> backward = last_row(ra, rb, scheme_, c_, reversed(exit), o_);
     if (progress_) progress_->add(static_cast<std::uint64_t>(m * n / 2));
 
     const int alpha = c_.open_extend - c_.extend;
@@ -218,13 +180,14 @@ class Aligner {
 
   const ScoringScheme& scheme_;
   Costs c_;
+  const Options& o_;
   std::int64_t base_cells_;
   Progress* progress_;
 };
 
 }  // namespace
 
-Alignment align_linear(Residues a, Residues b, const ScoringScheme& scheme, const Costs& c, Progress* progress,
+Alignment align_linear(Residues a, Residues b, const ScoringScheme& scheme, const Costs& c, const Options& o,
                        std::int64_t base_cells) {
   Alignment out;
   out.query_end = static_cast<std::int64_t>(a.size());
@@ -233,7 +196,7 @@ Alignment align_linear(Residues a, Residues b, const ScoringScheme& scheme, cons
     out.score = c.charged ? -2 * c.block : 0;
     return out;
   }
-  Aligner aligner(scheme, c, base_cells, progress);
+  Aligner aligner(scheme, c, o, base_cells);
   out.score = aligner.align(a, b, Entry::start, Exit::end);
   out.regions = regions_of(aligner.steps, a, b, scheme, c);
   return out;

@@ -5,7 +5,8 @@
 // down[j] holds S, D, H of the last row a tile above has computed, at
 // column j. For tile-row r, edges[r][k] (k >= 1) holds S, I, H of row
 // i0 + k at the last column computed in that row, and edges[r][0].s the S
-// of the tile's top-left corner. A tile reads the corner of the next tile
+// of the tile's top-left corner. Row 0 and column 0 come from the part's
+// borders (borders.hpp). A tile reads the corner of the next tile
 // in its row (down at its last column) before it overwrites that column.
 #include <algorithm>
 #include <vector>
@@ -44,26 +45,23 @@ void sweep_tile(Residues a, Residues b, const ScoringScheme& scheme, const Costs
 
 }  // namespace
 
-LastCell score_tiled(Residues a, Residues b, const ScoringScheme& scheme, const Costs& c, int threads,
-                     Progress* progress, std::int64_t side) {
+std::vector<Down> last_row_tiled(Residues a, Residues b, const ScoringScheme& scheme, const Costs& c,
+                                 const Borders& borders, int threads, Progress* progress, std::int64_t side) {
   const std::int64_t m = static_cast<std::int64_t>(a.size()), n = static_cast<std::int64_t>(b.size());
-  if (side <= 0) {
-    if (threads <= 1 || static_cast<double>(m) * static_cast<double>(n) < 4e6 || m < 256 || n < 256)
-      return score_scalar(a, b, scheme, c, progress);
-    side = std::clamp<std::int64_t>(std::min(m, n) / (6 * threads), 128, 4096);
+  if (side <= 0) side = std::clamp<std::int64_t>(std::min(m, n) / (6 * std::max(threads, 1)), 128, 4096);
+  std::vector<Down> down = borders.top;
+  if (m == 0 || n == 0) {
+    down[0] = borders.left_down(static_cast<std::size_t>(m));
+    return down;
   }
-  if (m == 0 || n == 0) return score_scalar(a, b, scheme, c, progress);
   const Tiling T{m, n, side, (m + side - 1) / side, (n + side - 1) / side};
-  std::vector<Down> down(static_cast<std::size_t>(n + 1));
-  down[0] = top_origin(c);
-  for (std::int64_t j = 1; j <= n; ++j) down[static_cast<std::size_t>(j)] = top(c, j);
   const std::size_t stride = static_cast<std::size_t>(side + 1);
   std::vector<Edge> edges(static_cast<std::size_t>(T.tile_rows) * stride);
   for (std::int64_t r = 0; r < T.tile_rows; ++r) {
     const std::int64_t i0 = r * side;
-    edges[static_cast<std::size_t>(r) * stride].s = i0 == 0 ? origin_s(c) : left(c, i0).s;
-    for (std::int64_t k = 1; k <= side; ++k)
-      edges[static_cast<std::size_t>(r) * stride + static_cast<std::size_t>(k)] = left(c, std::min(m, i0 + k));
+    for (std::int64_t k = 0; k <= side; ++k)
+      edges[static_cast<std::size_t>(r) * stride + static_cast<std::size_t>(k)] =
+          borders.left[static_cast<std::size_t>(std::min(m, i0 + k))];
   }
 #pragma omp parallel num_threads(threads)
   for (std::int64_t d = 0; d < T.tile_rows + T.tile_cols - 1; ++d) {
@@ -74,7 +72,20 @@ LastCell score_tiled(Residues a, Residues b, const ScoringScheme& scheme, const 
       if (progress) progress->add(static_cast<std::uint64_t>(side * side));
     }
   }
-  const Down& last = down[static_cast<std::size_t>(n)];
+  down[0] = borders.left_down(static_cast<std::size_t>(m));
+  return down;
+}
+
+LastCell score_tiled(Residues a, Residues b, const ScoringScheme& scheme, const Costs& c, int threads,
+                     Progress* progress, std::int64_t side) {
+  const std::int64_t m = static_cast<std::int64_t>(a.size()), n = static_cast<std::int64_t>(b.size());
+  if (m == 0 || n == 0 ||
+      (side <= 0 && (threads <= 1 || static_cast<double>(m) * static_cast<double>(n) < 4e6 || m < 256 || n < 256)))
+    return score_scalar(a, b, scheme, c, progress);
+  // The whole matrix's borders: recurrence.hpp's in S and H, all the
+  // interior reads of them.
+  const Borders borders = borders_of(Entry::start, a.size(), b.size(), c);
+  const Down last = last_row_tiled(a, b, scheme, c, borders, threads, progress, side)[b.size()];
   return {last.s, last.h};
 }
 

@@ -14,9 +14,16 @@ namespace gdp::syntenic {
 LastCell score_pass_gpu(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs, int device,
                         const pairwise::GpuTuning& tuning = {});
 
-// The .cu file's side (CUDA builds only).
+// Row m (S, D, H at j = 0..n) of a part with these borders (borders.hpp),
+// as the CPU's last_row_tiled.
+std::vector<Down> last_row_gpu(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs,
+                               const Borders& borders, int device, const pairwise::GpuTuning& tuning = {});
+
+// The .cu file's side (CUDA builds only): the pass, with recurrence.hpp's
+// boundaries or with `borders`, and row m wanted whole in `row`, or only
+// its last cell.
 LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs, int device,
-                       pairwise::GpuTuning tuning);
+                       pairwise::GpuTuning tuning, const Borders* borders, std::vector<Down>* row);
 GpuStats& gpu_stats_counters();
 
 }  // namespace gdp::syntenic

@@ -3,7 +3,10 @@
 // fill the parameters and launch the strip engine's kernel
 // (pairwise/cuda/strip_kernel.cuh) instantiated with SyntenicCell. A target
 // too long for one launch goes through in pieces, the right edge of one the
-// left edge of the next. The pass wants row m's last cell only.
+// left edge of the next. A part of the matrix with borders of its own
+// (borders.hpp, the linear-space alignment's) hands the kernel its row 0
+// in the costs and its column 0 as the first strip's left edge. The pass
+// reads back row m's last cell, or all of row m.
 #include <algorithm>
 #include <string>
 
@@ -29,16 +32,17 @@ Kernel kernel_for(int lane_columns) {
 struct Workspace {
   int device = -1;
   cuda::DeviceArray<std::uint8_t> q, t;
-  cuda::DeviceArray<int> sub, last_s, last_h;
-  cuda::DeviceArray<Edge> ring, edges;
+  cuda::DeviceArray<int> sub, last_s, last_d, last_h;
+  cuda::DeviceArray<Edge> ring, edges, left;
+  cuda::DeviceArray<Down> top;
   cuda::DeviceArray<unsigned long long> flags;
   std::size_t bytes() const {
-    return q.bytes() + t.bytes() + sub.bytes() + last_s.bytes() + last_h.bytes() + ring.bytes() + edges.bytes() +
-           flags.bytes();
+    return q.bytes() + t.bytes() + sub.bytes() + last_s.bytes() + last_d.bytes() + last_h.bytes() + ring.bytes() +
+           edges.bytes() + left.bytes() + top.bytes() + flags.bytes();
   }
   void release() {
-    q.release(), t.release(), sub.release(), last_s.release(), last_h.release(), ring.release(), edges.release(),
-        flags.release();
+    q.release(), t.release(), sub.release(), last_s.release(), last_d.release(), last_h.release(), ring.release(),
+        edges.release(), left.release(), top.release(), flags.release();
   }
 };
 
@@ -50,9 +54,14 @@ Workspace& workspace() {
 }  // namespace
 
 LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs, int device,
-                       pairwise::GpuTuning tuning) {
+                       pairwise::GpuTuning tuning, const Borders* borders, std::vector<Down>* row) {
   const long long m = static_cast<long long>(a.size()), n = static_cast<long long>(b.size());
-  if (m == 0 || n == 0) return score_scalar(a, b, scheme, costs);
+  if (m == 0 || n == 0) {
+    if (!row) return score_scalar(a, b, scheme, costs);
+    const Borders whole = borders ? Borders{} : borders_of(Entry::start, a.size(), b.size(), costs);
+    *row = last_row_tiled(a, b, scheme, costs, borders ? *borders : whole, 1);
+    return {row->back().s, row->back().h};
+  }
   if (m >= (1LL << 31) - kLanes) throw RunError("queries of 2^31 letters or more are not supported on the GPU");
   if (scheme.max_abs_score() > -kPadScore<8>)
     throw RunError("substitution scores beyond +-1000 are not supported on the GPU");
@@ -94,6 +103,14 @@ LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, cons
   w.t.reserve(static_cast<std::size_t>(piece));
   w.last_s.reserve(static_cast<std::size_t>(piece + 1));
   w.last_h.reserve(static_cast<std::size_t>(piece + 1));
+  if (row) w.last_d.reserve(static_cast<std::size_t>(piece + 1));
+  if (borders) {
+    w.top.reserve(static_cast<std::size_t>(n + 1), "cudaMalloc (row 0)");
+    w.left.reserve(static_cast<std::size_t>(m), "cudaMalloc (column 0)");
+    GDP_CUDA_CHECK(cudaMemcpy(w.top.get(), borders->top.data(), borders->top.size() * sizeof(Down), cudaMemcpyHostToDevice));
+    GDP_CUDA_CHECK(cudaMemcpy(w.left.get(), borders->left.data() + 1, static_cast<std::size_t>(m) * sizeof(Edge),
+                              cudaMemcpyHostToDevice));
+  }
   GpuStats& stats = gpu_stats_counters();
   stats.peak_memory_bytes = std::max(stats.peak_memory_bytes, w.bytes());
   GDP_CUDA_CHECK(cudaMemcpy(w.q.get(), letters.q.data(), letters.q.size(), cudaMemcpyHostToDevice));
@@ -106,13 +123,15 @@ LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, cons
   p.sub = w.sub.get();
   p.dim = scheme.dim;
   p.rows = letters.rows;
-  p.costs = costs;
+  p.costs = GpuCosts{costs, borders ? w.top.get() : nullptr};
   p.slots = slots;
   p.group = gp.group;
   p.ring = w.ring.get();
   p.flags = w.flags.get();
   p.ticket = w.flags.get() + slots;
-  p.last = LastRow{w.last_s.get(), w.last_h.get()};
+  p.last = LastRow{w.last_s.get(), row ? w.last_d.get() : nullptr, w.last_h.get()};
+  std::vector<int> s_row, d_row, h_row;
+  if (row) s_row.resize(static_cast<std::size_t>(n + 1)), d_row.resize(s_row.size()), h_row.resize(s_row.size());
   p.padded_n = gp.strips * strip_width;
 
   LastCell last;
@@ -124,7 +143,7 @@ LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, cons
     p.strips = piece_strips;
     p.j_base = from;
     const long long index = from / piece;
-    p.left_edge = from > 0 ? w.edges.get() + (index % 2 ? 0 : m) : nullptr;
+    p.left_edge = from > 0 ? w.edges.get() + (index % 2 ? 0 : m) : borders ? w.left.get() : nullptr;
     p.right_edge = from + width < n ? w.edges.get() + (index % 2 ? m : 0) : nullptr;
     const long long piece_blocks = std::min(gp.blocks, (piece_strips + kWarpsPerBlock - 1) / kWarpsPerBlock);
 
@@ -135,10 +154,22 @@ LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, cons
     stats.kernel_seconds += timer.stop_seconds();
     GDP_CUDA_CHECK(cudaDeviceSynchronize());
     ++stats.passes;
-    if (from + width == n) {
+    if (row) {
+      const std::size_t bytes = static_cast<std::size_t>(width) * sizeof(int);
+      GDP_CUDA_CHECK(cudaMemcpy(s_row.data() + from + 1, w.last_s.get() + 1, bytes, cudaMemcpyDeviceToHost));
+      GDP_CUDA_CHECK(cudaMemcpy(d_row.data() + from + 1, w.last_d.get() + 1, bytes, cudaMemcpyDeviceToHost));
+      GDP_CUDA_CHECK(cudaMemcpy(h_row.data() + from + 1, w.last_h.get() + 1, bytes, cudaMemcpyDeviceToHost));
+    } else if (from + width == n) {
       GDP_CUDA_CHECK(cudaMemcpy(&last.s, w.last_s.get() + width, sizeof(int), cudaMemcpyDeviceToHost));
       GDP_CUDA_CHECK(cudaMemcpy(&last.h, w.last_h.get() + width, sizeof(int), cudaMemcpyDeviceToHost));
     }
+  }
+  if (row) {
+    row->resize(static_cast<std::size_t>(n + 1));
+    (*row)[0] = borders ? borders->left_down(static_cast<std::size_t>(m))
+                        : borders_of(Entry::start, a.size(), 0, costs).left_down(static_cast<std::size_t>(m));
+    for (std::size_t j = 1; j <= static_cast<std::size_t>(n); ++j) (*row)[j] = {s_row[j], d_row[j], h_row[j]};
+    last = {(*row)[static_cast<std::size_t>(n)].s, (*row)[static_cast<std::size_t>(n)].h};
   }
   return last;
 }
