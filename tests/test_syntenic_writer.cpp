@@ -59,8 +59,8 @@ struct Fixture {
 TEST_CASE("syntenic writers: the hand-made alignment is a valid one", "[writers][syntenic]") {
   Fixture f;
   REQUIRE(syntenic::rescore(f.aln, f.qr, f.tr, f.scheme, f.options) == 11);
-  REQUIRE(io::end_charges(f.aln, syntenic::Ends::charged, 3) == -6);
-  REQUIRE(io::end_charges(f.aln, syntenic::Ends::plain, 3) == 0);
+  REQUIRE(syntenic::end_charges(f.aln, syntenic::Ends::charged, 3) == -6);
+  REQUIRE(syntenic::end_charges(f.aln, syntenic::Ends::plain, 3) == 0);
   const io::RegionStats s = io::region_stats(f.aln.regions[2]);
   REQUIRE(s.columns == 9);
   REQUIRE(s.identical == 7);

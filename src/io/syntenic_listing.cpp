@@ -61,7 +61,7 @@ class ListingWriter : public SyntenicWriter {
     out_ << "# Regions:     " << plural(matches, "matching region") << " (" << match_score << "), "
          << plural(blocks, "block") << " (" << block_score << ")\n";
     if (run_.ends == syntenic::Ends::charged)
-      out_ << "# End charges: " << end_charges(a, run_.ends, run_.block_penalty) << "\n";
+      out_ << "# End charges: " << syntenic::end_charges(a, run_.ends, run_.block_penalty) << "\n";
     out_ << "#=======================================\n\n";
     std::size_t match_no = 0, block_no = 0;
     for (const auto& g : a.regions) {

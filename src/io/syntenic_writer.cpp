@@ -19,11 +19,6 @@ RegionStats region_stats(const syntenic::Region& region) {
   return s;
 }
 
-int end_charges(const syntenic::Alignment& a, syntenic::Ends ends, int block_penalty) {
-  if (ends != syntenic::Ends::charged || a.regions.empty()) return 0;
-  return -block_penalty * ((a.regions.front().block ? 0 : 1) + (a.regions.back().block ? 0 : 1));
-}
-
 namespace {
 
 // minimap2's PAF: one line a matching region, the 12 standard columns, then

@@ -65,9 +65,4 @@ struct RegionStats {
 };
 RegionStats region_stats(const syntenic::Region& region);
 
-// What Ends::charged adds to the score of an alignment with these regions:
-// -d for a first region that is not a block, -d for a last one (0 under
-// Ends::plain, or without regions).
-int end_charges(const syntenic::Alignment& a, syntenic::Ends ends, int block_penalty);
-
 }  // namespace gdp::io

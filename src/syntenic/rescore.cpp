@@ -64,11 +64,14 @@ int rescore(const Alignment& al, Residues a, Residues b, const ScoringScheme& sc
   }
   if (i != static_cast<std::int64_t>(a.size()) || j != static_cast<std::int64_t>(b.size()))
     throw std::logic_error("the regions do not cover both sequences");
-  if (c.charged) {
-    if (al.regions.empty() || !al.regions.front().block) total -= c.block;
-    if (al.regions.empty() || !al.regions.back().block) total -= c.block;
-  }
-  return total;
+  return total + end_charges(al, o.ends, o.block_penalty);
+}
+
+int end_charges(const Alignment& a, Ends ends, int block_penalty) {
+  if (ends != Ends::charged) return 0;
+  const bool starts_in_block = !a.regions.empty() && a.regions.front().block;
+  const bool ends_in_block = !a.regions.empty() && a.regions.back().block;
+  return -block_penalty * ((starts_in_block ? 0 : 1) + (ends_in_block ? 0 : 1));
 }
 
 }  // namespace gdp::syntenic

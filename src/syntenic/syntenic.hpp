@@ -99,6 +99,10 @@ struct Hit {
 std::vector<Hit> align_all(const std::vector<Residues>& queries, const std::vector<Residues>& targets,
                            const ScoringScheme& scheme, const Options& options);
 
+// What the ends rule charges an alignment: under Ends::charged, d for an
+// end that is not a block (both ends of the empty alignment); else 0.
+int end_charges(const Alignment& a, Ends ends, int block_penalty);
+
 // The score of an alignment from its regions: each region's columns and gap
 // runs, each block's penalty, the end charges. Throws std::logic_error when
 // the regions do not cover both sequences exactly once, in order, or a
