@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "common/scoring_flags.hpp"
 #include "common/tool_main.hpp"
 #include "core/device.hpp"
 #include "core/error.hpp"
@@ -45,25 +46,11 @@ Examples:
 
 struct SwOptions {
   std::string query_path, target_path;
-  std::string mode = "local", format = "pair", alphabet = "auto";
-  std::optional<int> match, mismatch, gap_open, gap_extend;
-  std::string matrix;
+  std::string mode = "local", format = "pair";
+  gdp::app::ScoringFlags scoring;
   bool score_only = false;
   std::size_t top = 0;
 };
-
-gdp::ScoringScheme make_scheme(const SwOptions& o, gdp::Alphabet alphabet) {
-  const bool nucleotide = gdp::is_nucleotide(alphabet);
-  if (!nucleotide && (o.match || o.mismatch))
-    throw gdp::InputError("--match/--mismatch score nucleotides; for protein use --matrix (default BLOSUM62)");
-  if (!o.matrix.empty() && (o.match || o.mismatch))
-    throw gdp::InputError("--matrix and --match/--mismatch cannot be used together");
-  gdp::ScoringScheme s = !o.matrix.empty() ? gdp::matrix_scheme(o.matrix)
-                         : nucleotide      ? gdp::match_mismatch_scheme(o.match.value_or(2), o.mismatch.value_or(-3))
-                                           : gdp::matrix_scheme("BLOSUM62");
-  gdp::set_gap_costs(s, o.gap_open.value_or(nucleotide ? 5 : 11), o.gap_extend.value_or(nucleotide ? 2 : 1));
-  return s;
-}
 
 void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::string& cmdline) {
   namespace pw = gdp::pairwise;
@@ -71,7 +58,7 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   pw::GpuTuning tuning;
   gdp::apply_tune(tuning, pw::gpu_tune_keys, common.tune);
   const gdp::io::PairFormat format = gdp::io::parse_pair_format(o.format);
-  gdp::Alphabet alphabet = gdp::parse_alphabet(o.alphabet);
+  gdp::parse_alphabet(o.scoring.alphabet);  // a bad name fails before the inputs are read
   if (format == gdp::io::PairFormat::sam && o.score_only)
     throw gdp::InputError("SAM needs an alignment: use --format tsv or json with --score-only");
   if (o.query_path == "-" && o.target_path == "-") throw gdp::InputError("only one input can be standard input");
@@ -81,25 +68,11 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   gdp::Timer timer;
   const gdp::SequenceFile queries = gdp::read_sequences(o.query_path);
   const gdp::SequenceFile targets = gdp::read_sequences(o.target_path);
-  if (alphabet == gdp::Alphabet::automatic) {
-    std::vector<const std::string*> all;
-    for (const auto* f : {&queries, &targets})
-      for (const auto& r : f->records) all.push_back(&r.residues);
-    alphabet = gdp::detect_alphabet(all);
-    spdlog::debug("alphabet: {}", gdp::to_string(alphabet));
-  }
-  const gdp::ScoringScheme scheme = make_scheme(o, alphabet);
-  auto encode_all = [&](const gdp::SequenceFile& file, std::int64_t& longest) {
-    std::vector<std::vector<std::uint8_t>> ranks;
-    for (std::size_t i = 0; i < file.records.size(); ++i) {
-      ranks.push_back(gdp::encode(file, i, scheme, alphabet));
-      longest = std::max<std::int64_t>(longest, static_cast<std::int64_t>(ranks.back().size()));
-    }
-    return ranks;
-  };
+  const gdp::Alphabet alphabet = gdp::app::choose_alphabet(o.scoring, queries, targets);
+  const gdp::ScoringScheme scheme = gdp::app::make_scheme(o.scoring, alphabet);
   std::int64_t longest_q = 0, longest_t = 0;
-  const auto qranks = encode_all(queries, longest_q);
-  const auto tranks = encode_all(targets, longest_t);
+  const auto qranks = gdp::app::encode_all(queries, scheme, alphabet, longest_q);
+  const auto tranks = gdp::app::encode_all(targets, scheme, alphabet, longest_t);
   pw::check_score_range(longest_q, longest_t, scheme, mode, o.score_only);
   report.add_phase("read", timer.seconds());
 
@@ -187,12 +160,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--score-only", o.score_only, "Score and end coordinates only, in linear memory");
   app.add_option("--format", o.format, "pair | sam | tsv | json")->capture_default_str();
-  app.add_option("--alphabet", o.alphabet, "auto | dna | rna | protein")->capture_default_str();
-  app.add_option("--matrix", o.matrix, "Substitution matrix: BLOSUM45/50/62/80/90, PAM30/70/250, EDNAFULL, or an NCBI-format file");
-  app.add_option("--match", o.match, "Nucleotide match score (default 2)");
-  app.add_option("--mismatch", o.mismatch, "Nucleotide mismatch score (default -3)");
-  app.add_option("--gap-open", o.gap_open, "Gap open cost (default 5 DNA, 11 protein)");
-  app.add_option("--gap-extend", o.gap_extend, "Gap extend cost per letter (default 2 DNA, 1 protein)");
+  gdp::app::add_scoring_options(app, o.scoring);
   app.add_option("--top", o.top, "Keep each query's K best targets (default: all)")->check(CLI::PositiveNumber);
   gdp::app::add_common_options(app, common);
   const std::string cmdline = gdp::app::command_line(argc, argv);

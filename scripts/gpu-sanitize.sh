@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # compute-sanitizer's four tools (memcheck, racecheck, synccheck, initcheck)
-# over small runs of gpu-sw's GPU paths: every score kernel of the table
-# (--tune kernel=NAME), the 32-bit kernel in global mode with strips handing
-# over in shared memory and through a ring of two slots, and the chunked
-# traceback. Fails if any run reports anything. On the GPU machine, after
-# scripts/gpu-test.sh --build-only (or give the build folder).
+# over small runs of the GPU paths: gpu-sw's every score kernel of the table
+# (--tune kernel=NAME), its 32-bit kernel in global mode with strips handing
+# over in shared memory and through a ring of two slots, and its chunked
+# traceback; gpu-syntenic's score kernel at both widths, through a ring of
+# two slots and with the target in pieces. Each pair is just over the
+# engines' 2^24 cells, below which they run on the CPU, and each run's
+# timing report must show a GPU pass. Fails if any run reports anything or
+# ran no kernel. On the GPU machine, after scripts/gpu-test.sh --build-only
+# (or give the build folder).
 # Usage: scripts/gpu-sanitize.sh [build-dir]
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -14,15 +18,21 @@ build=${1:-build-gpu}
 work=$(mktemp -d)
 gen=scripts/bench/make_fasta.py
 "$gen" random --alphabet dna --length 300 --seed 1 --name q > "$work/q.fa"
-"$gen" random --alphabet dna --length 5000 --seed 2 --name t > "$work/t.fa"
+"$gen" random --alphabet dna --length 60000 --seed 2 --name t > "$work/t.fa"
 # 4,200 x 4,200 cells pass the engine's 2^24 for the GPU traceback.
 "$gen" random --alphabet dna --length 4200 --seed 3 --name a > "$work/a.fa"
 "$gen" mutate --input "$work/a.fa" --rate 0.1 --seed 4 --name b > "$work/b.fa"
 failed=0
-san() {  # tool, then the command
+san() {  # tool, then the command (which writes its timing report to $work/r.json)
   local tool=$1
   shift
+  rm -f "$work/r.json"
   if compute-sanitizer --tool "$tool" --error-exitcode 9 "$@" > "$work/out" 2>&1; then
+    if ! grep -q '"passes": [1-9]' "$work/r.json" 2>/dev/null; then
+      echo "FAILED $tool: no GPU pass ran: $*"
+      failed=1
+      return
+    fi
     echo "clean  $tool: $*"
   else
     echo "FAILED $tool: $*"
@@ -31,13 +41,20 @@ san() {  # tool, then the command
   fi
 }
 kernels="sw_striped_s32_c8 sw_striped_s32_c16 sw_striped_s16_diag_c8 sw_striped_s16_diag_c64 sw_striped_s16_rows_c8 sw_striped_s16_rows_c64"
+sw="$build/gpu-sw -q --format tsv --report $work/r.json"
+syn="$build/gpu-syntenic -q --score-only --format tsv --report $work/r.json"
 for tool in memcheck racecheck synccheck initcheck; do
   for k in $kernels; do
-    san "$tool" "$build/gpu-sw" -q --score-only --format tsv --tune "kernel=$k" "$work/q.fa" "$work/t.fa"
+    san "$tool" $sw --score-only --tune "kernel=$k" "$work/q.fa" "$work/t.fa"
   done
-  san "$tool" "$build/gpu-sw" -q --score-only --mode global --format tsv "$work/q.fa" "$work/t.fa"
-  san "$tool" "$build/gpu-sw" -q --score-only --mode global --format tsv --tune group=1 --tune max_slots=2 "$work/q.fa" "$work/t.fa"
-  san "$tool" "$build/gpu-sw" -q --format tsv "$work/a.fa" "$work/b.fa"
+  san "$tool" $sw --score-only --mode global "$work/q.fa" "$work/t.fa"
+  san "$tool" $sw --score-only --mode global --tune group=1 --tune max_slots=2 "$work/q.fa" "$work/t.fa"
+  san "$tool" $sw "$work/a.fa" "$work/b.fa"
+  for cols in 8 16; do
+    san "$tool" $syn --tune lane_columns=$cols "$work/q.fa" "$work/t.fa"
+  done
+  san "$tool" $syn --tune group=1 --tune max_slots=2 "$work/q.fa" "$work/t.fa"
+  san "$tool" $syn --tune piece_columns=20000 "$work/q.fa" "$work/t.fa"
 done
 rm -rf "$work"
 exit $failed

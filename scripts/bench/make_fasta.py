@@ -3,6 +3,10 @@
 
   make_fasta.py random  --alphabet dna|rna|protein --length N --seed S --name ID > out.fa
   make_fasta.py mutate  --input in.fa --rate R --seed S --name ID > out.fa
+  make_fasta.py mutate  --input in.fa --rate R --blocks K --block-length L ... > out.fa
+      (also replaces K stretches of about L letters, evenly spaced, with
+      unrelated ones of L/2 to 3L/2 letters: the difference blocks of a
+      syntenic pair)
 """
 import argparse
 import random
@@ -30,6 +34,8 @@ def main():
     p.add_argument("--rate", type=float, default=0.1)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--name", default="seq")
+    p.add_argument("--blocks", type=int, default=0)
+    p.add_argument("--block-length", type=int, default=1000)
     a = p.parse_args()
     rng = random.Random(a.seed)
     letters = LETTERS[a.alphabet]
@@ -50,7 +56,12 @@ def main():
             out.append(rng.choice(letters))
         else:
             out.append(c)
-    write(a.name, "".join(out))
+    out = "".join(out)
+    for k in range(a.blocks, 0, -1):  # from the end, so that earlier positions stay put
+        at = len(out) * k // (a.blocks + 1)
+        new = "".join(rng.choice(letters) for _ in range(rng.randint(a.block_length // 2, 3 * a.block_length // 2)))
+        out = out[:at] + new + out[at + a.block_length:]
+    write(a.name, out)
 
 
 if __name__ == "__main__":

@@ -139,7 +139,7 @@ GridPlan plan_grid(const PassRequest& r, const KernelPlan& k, const GpuTuning& t
   const long long groups = (g.strips + g.group - 1) / g.group;
   // Ring slots: twice the groups in flight keeps producers from waiting for
   // a free slot; the ring takes at most a quarter of the free memory.
-  const long long column_bytes = r.m * 8;
+  const long long column_bytes = r.m * r.edge_bytes;
   const long long affordable = static_cast<long long>(free_bytes / 4) / column_bytes;
   g.slots = std::min({groups, 2 * warps / g.group, affordable});
   if (tuning.max_slots > 0) g.slots = std::min(g.slots, std::max(tuning.max_slots, 2LL));

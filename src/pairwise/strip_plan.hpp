@@ -42,6 +42,7 @@ struct PassRequest {
   bool last_h = false;     // H of row m wanted (Myers-Miller)
   bool last_f = false;     // F of row m wanted
   bool kept = false;       // keep edges and checkpoints for the traceback
+  int edge_bytes = 8;      // the cell's Edge: a ring slot holds m of them
 };
 
 // What the planner needs to know of the device.

@@ -20,6 +20,7 @@
 #include "pairwise/cuda/chunk_recompute.cuh"
 #include "pairwise/cuda/gotoh_kernels.cuh"
 #include "pairwise/cuda/strip_kernel.cuh"
+#include "pairwise/query_letters.hpp"
 
 namespace gdp::pairwise {
 namespace {
@@ -41,29 +42,6 @@ Kernel kernel_of(const KernelPlan& k, const PassRequest& r) {
   if (k.kind == KernelKind::s16_diagonal) return striped16_kernel(k.lane_columns);
   if (r.kept) return kernel_for<kKeptCols, true>(r.local, r.anywhere);
   return k.lane_columns == 16 ? kernel_for<16>(r.local, r.anywhere) : kernel_for<8>(r.local, r.anywhere);
-}
-
-// The query rewritten in ranks of the letters it uses, and the rows of the
-// substitution matrix for those letters, in that order.
-struct QueryLetters {
-  std::vector<std::uint8_t> q;
-  std::vector<int> sub;  // rows x dim
-  int rows = 0;
-};
-
-QueryLetters query_letters(Residues q, const ScoringScheme& scheme) {
-  std::vector<int> rank(static_cast<std::size_t>(scheme.dim), -1);
-  for (const std::uint8_t a : q) rank[a] = 0;
-  QueryLetters out;
-  for (int a = 0; a < scheme.dim; ++a) {
-    if (rank[a] < 0) continue;
-    rank[a] = out.rows++;
-    const int* row = scheme.row(static_cast<std::uint8_t>(a));
-    out.sub.insert(out.sub.end(), row, row + scheme.dim);
-  }
-  out.q.resize(q.size());
-  std::transform(q.begin(), q.end(), out.q.begin(), [&](std::uint8_t a) { return static_cast<std::uint8_t>(rank[a]); });
-  return out;
 }
 
 // Device memory kept between passes (Myers-Miller makes many): it only grows.

@@ -1,0 +1,205 @@
+// A syntenic alignment in linear memory: Myers and Miller's divide and
+// conquer extended to the four states, as Huang and Chao's GAP3 does.
+//
+// A part of the matrix is entered at its top-left corner in one of four
+// ways and left at its bottom-right corner in one of four. A forward pass
+// to the middle row i* and a pass over the reversed sequences from the end
+// meet on row i*; the optimal path's last point on that row is (i*, j),
+// and from there its next move goes down, so the path joins there in one
+// of three ways:
+//   clean:  S forward + S backward;
+//   a vertical gap run crosses: D forward + D backward + alpha (opened once);
+//   a block crosses:            H forward + H backward + d (charged once).
+// The two halves are aligned the same way, left in and entered by the
+// crossing's state. Small parts go through a full matrix of direction
+// bits, whose borders are cells of the same recurrence with minus infinity
+// outside the matrix.
+#include <algorithm>
+#include <vector>
+
+#include "core/progress.hpp"
+#include "syntenic/cpu/passes.hpp"
+#include "syntenic/cuda/gpu_pass.hpp"
+
+namespace gdp::syntenic {
+namespace {
+
+// How a part is left: the alignment's own end, anyhow (S), at the end of a
+// vertical gap column (D), inside a block (H).
+enum class Exit { end, any, gap, block };
+
+Entry reversed(Exit x) {
+  switch (x) {
+    case Exit::end: return Entry::start;
+    case Exit::any: return Entry::clean;
+    case Exit::gap: return Entry::gap;
+    case Exit::block: return Entry::block;
+  }
+  return Entry::clean;
+}
+
+// S, D, H of the part's last row, entered by `entry`: on the GPU where the
+// part is large enough and the options have one, else on the CPU threads.
+std::vector<Down> last_row(Residues a, Residues b, const ScoringScheme& scheme, const Costs& c, Entry entry,
+                           const Options& o) {
+  const Borders borders = borders_of(entry, a.size(), b.size(), c);
+  const std::int64_t cells = static_cast<std::int64_t>(a.size()) * static_cast<std::int64_t>(b.size());
+  if (o.backend == Backend::gpu && cells >= o.min_gpu_cells) return last_row_gpu(a, b, scheme, c, borders, o.device, o.tuning);
+  if (o.backend != Backend::cpu_scalar && o.threads > 1 && cells >= 4'000'000)
+    return last_row_tiled(a, b, scheme, c, borders, o.threads);
+  std::vector<Down> row = borders.top;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    int diag = row[0].s;
+    row[0] = borders.left_down(i);
+    Edge edge = borders.left[i];
+    const int* sub = scheme.row(a[i - 1]);
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const int above = row[j].s;
+      update_cell(diag, sub[b[j - 1]], row[j], edge, c);
+      diag = above;
+    }
+  }
+  return row;
+}
+
+std::vector<std::uint8_t> reverse_of(Residues r) { return {r.rbegin(), r.rend()}; }
+
+int value_of(const Down& x, Exit exit, const Costs& c) {
+  switch (exit) {
+    case Exit::end: return final_score(c, x.s, x.h);
+    case Exit::any: return x.s;
+    case Exit::gap: return x.d;
+    case Exit::block: return x.h;
+  }
+  return x.s;
+}
+
+class Aligner {
+ public:
+  Aligner(const ScoringScheme& scheme, const Costs& c, const Options& o, std::int64_t base_cells)
+      : scheme_(scheme), c_(c), o_(o), base_cells_(base_cells), progress_(o.progress) {}
+
+  // Appends the steps of an optimal path through a x b, entered and left
+  // as asked; returns its score.
+  int align(Residues a, Residues b, Entry entry, Exit exit) {
+    const std::int64_t m = static_cast<std::int64_t>(a.size()), n = static_cast<std::int64_t>(b.size());
+    if (m <= 1 || (m + 1) * (n + 1) <= base_cells_) return full_matrix(a, b, entry, exit);
+    const std::int64_t mid = m / 2;
+    const std::vector<Down> forward = last_row(a.first(static_cast<std::size_t>(mid)), b, scheme_, c_, entry, o_);
+    const std::vector<std::uint8_t> ra = reverse_of(a.subspan(static_cast<std::size_t>(mid))), rb = reverse_of(b);
+    const std::vector<Down> backward = last_row(ra, rb, scheme_, c_, reversed(exit), o_);
+    if (progress_) progress_->add(static_cast<std::uint64_t>(m * n / 2));
+
+    const int alpha = c_.open_extend - c_.extend;
+    Exit cut = Exit::any;
+    std::int64_t best_j = 0;
+    long long best = static_cast<long long>(neg_inf) * 4;
+    for (std::int64_t j = 0; j <= n; ++j) {
+      const Down& f = forward[static_cast<std::size_t>(j)];
+      const Down& r = backward[static_cast<std::size_t>(n - j)];
+      const long long terms[3] = {static_cast<long long>(f.s) + r.s, static_cast<long long>(f.d) + r.d + alpha,
+                                  static_cast<long long>(f.h) + r.h + c_.block};
+      const Exit kinds[3] = {Exit::any, Exit::gap, Exit::block};
+      for (int k = 0; k < 3; ++k)
+        if (terms[k] > best) best = terms[k], best_j = j, cut = kinds[k];
+    }
+    const Entry resume = cut == Exit::any ? Entry::clean : cut == Exit::gap ? Entry::gap : Entry::block;
+    const std::size_t j = static_cast<std::size_t>(best_j), i = static_cast<std::size_t>(mid);
+    // The lower half is entered inside the run or block the upper half
+    // paid for: their scores add up.
+    const int top = align(a.first(i), b.first(j), entry, cut);
+    return top + align(a.subspan(i), b.subspan(j), resume, exit);
+  }
+
+  std::vector<Step> steps;
+
+ private:
+  enum class State { s, d, i, h };
+
+  int full_matrix(Residues a, Residues b, Entry entry, Exit exit) {
+    const std::size_t m = a.size(), n = b.size(), w = n + 1;
+    std::vector<std::uint8_t> dirs((m + 1) * w);
+    const Origin o = origin_of(entry, c_);
+    std::vector<Down> row(n + 1);
+    row[0] = {o.s, o.d, o.h};
+    Edge edge{o.s, o.i, o.h, 0};
+    for (std::size_t j = 1; j <= n; ++j) dirs[j] = static_cast<std::uint8_t>(border_top(row[j], edge, c_));
+    for (std::size_t i = 1; i <= m; ++i) {
+      int diag = row[0].s;
+      dirs[i * w] = static_cast<std::uint8_t>(border_left(row[0], edge, c_));
+      const int* sub = scheme_.row(a[i - 1]);
+      for (std::size_t j = 1; j <= n; ++j) {
+        const int above = row[j].s;
+        dirs[i * w + j] = static_cast<std::uint8_t>(update_cell(diag, sub[b[j - 1]], row[j], edge, c_));
+        diag = above;
+      }
+    }
+    if (progress_) progress_->add(static_cast<std::uint64_t>(m * n));
+    const Down& last = row[n];
+    State state = exit == Exit::gap ? State::d
+                  : exit == Exit::block || (exit == Exit::end && c_.charged && last.h > last.s - c_.block) ? State::h
+                                                                                                         : State::s;
+    // The steps of this part, last first.
+    std::vector<Step> back;
+    std::size_t i = m, j = n;
+    while (i > 0 || j > 0) {
+      const unsigned d = dirs[i * w + j];
+      switch (state) {
+        case State::s:
+          switch (d & kSMask) {
+            case kSFromDiag: back.push_back({Step::pair}), --i, --j; break;
+            case kSFromD: state = State::d; break;
+            case kSFromI: state = State::i; break;
+            default: state = State::h; break;
+          }
+          break;
+        case State::d:
+          back.push_back({Step::query_gap}), --i;
+          if (d & kDOpen) state = State::s;
+          break;
+        case State::i:
+          back.push_back({Step::target_gap}), --j;
+          if (d & kIOpen) state = State::s;
+          break;
+        case State::h: {
+          const unsigned from = d & kHMask;
+          const bool left = from == kHFromHLeft || from == kHFromSLeft;
+          back.push_back({left ? Step::block_target : Step::block_query, from == kHFromSLeft || from == kHFromSUp});
+          (left ? j : i) -= 1;
+          if (back.back().starts) state = State::s;
+          break;
+        }
+      }
+    }
+    // A block the path is in at the origin opened there, unless the part
+    // was entered inside it.
+    if (state == State::h && entry != Entry::block && !back.empty()) back.back().starts = true;
+    steps.insert(steps.end(), back.rbegin(), back.rend());
+    return value_of(last, exit, c_);
+  }
+
+  const ScoringScheme& scheme_;
+  Costs c_;
+  const Options& o_;
+  std::int64_t base_cells_;
+  Progress* progress_;
+};
+
+}  // namespace
+
+Alignment align_linear(Residues a, Residues b, const ScoringScheme& scheme, const Costs& c, const Options& o,
+                       std::int64_t base_cells) {
+  Alignment out;
+  out.query_end = static_cast<std::int64_t>(a.size());
+  out.target_end = static_cast<std::int64_t>(b.size());
+  if (a.empty() && b.empty()) {  // the empty alignment: no block, both charges
+    out.score = c.charged ? -2 * c.block : 0;
+    return out;
+  }
+  Aligner aligner(scheme, c, o, base_cells);
+  out.score = aligner.align(a, b, Entry::start, Exit::end);
+  out.regions = regions_of(aligner.steps, a, b, scheme, c);
+  return out;
+}
+
+}  // namespace gdp::syntenic

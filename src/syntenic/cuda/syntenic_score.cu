@@ -1,0 +1,177 @@
+// The host side of gpu-syntenic's score pass: plan (pairwise/strip_plan.hpp,
+// the 32-bit kernel with the syntenic cell's 16-byte edge), then allocate,
+// fill the parameters and launch the strip engine's kernel
+// (pairwise/cuda/strip_kernel.cuh) instantiated with SyntenicCell. A target
+// too long for one launch goes through in pieces, the right edge of one the
+// left edge of the next. A part of the matrix with borders of its own
+// (borders.hpp, the linear-space alignment's) hands the kernel its row 0
+// in the costs and its column 0 as the first strip's left edge. The pass
+// reads back row m's last cell, or all of row m.
+#include <algorithm>
+#include <string>
+
+#include "core/cuda_check.hpp"
+#include "core/error.hpp"
+#include "pairwise/cuda/strip_kernel.cuh"
+#include "pairwise/query_letters.hpp"
+#include "syntenic/cuda/gpu_pass.hpp"
+#include "syntenic/syntenic_cell.hpp"
+
+namespace gdp::syntenic {
+namespace {
+
+using namespace pairwise::striped;
+using SyntenicParams = Params<CellTypes>;
+using Kernel = void (*)(SyntenicParams);
+
+Kernel kernel_for(int lane_columns) {
+  return lane_columns == 16 ? strip_score<SyntenicCell, 16, false, false> : strip_score<SyntenicCell, 8, false, false>;
+}
+
+// Device memory kept between passes: it only grows.
+struct Workspace {
+  int device = -1;
+  cuda::DeviceArray<std::uint8_t> q, t;
+  cuda::DeviceArray<int> sub, last_s, last_d, last_h;
+  cuda::DeviceArray<Edge> ring, edges, left;
+  cuda::DeviceArray<Down> top;
+  cuda::DeviceArray<unsigned long long> flags;
+  std::size_t bytes() const {
+    return q.bytes() + t.bytes() + sub.bytes() + last_s.bytes() + last_d.bytes() + last_h.bytes() + ring.bytes() +
+           edges.bytes() + left.bytes() + top.bytes() + flags.bytes();
+  }
+  void release() {
+    q.release(), t.release(), sub.release(), last_s.release(), last_d.release(), last_h.release(), ring.release(),
+        edges.release(), left.release(), top.release(), flags.release();
+  }
+};
+
+Workspace& workspace() {
+  static Workspace w;
+  return w;
+}
+
+}  // namespace
+
+LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs, int device,
+                       pairwise::GpuTuning tuning, const Borders* borders, std::vector<Down>* row) {
+  const long long m = static_cast<long long>(a.size()), n = static_cast<long long>(b.size());
+  if (m == 0 || n == 0) {
+    if (!row) return score_scalar(a, b, scheme, costs);
+    const Borders whole = borders ? Borders{} : borders_of(Entry::start, a.size(), b.size(), costs);
+    *row = last_row_tiled(a, b, scheme, costs, borders ? *borders : whole, 1);
+    return {row->back().s, row->back().h};
+  }
+  if (m >= (1LL << 31) - kLanes) throw RunError("queries of 2^31 letters or more are not supported on the GPU");
+  if (scheme.max_abs_score() > -kPadScore<8>)
+    throw RunError("substitution scores beyond +-1000 are not supported on the GPU");
+  GDP_CUDA_CHECK(cudaSetDevice(device));
+  Workspace& w = workspace();
+  if (w.device != device) w.release(), w.device = device;
+  cudaDeviceProp prop{};
+  GDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  const DeviceLimits limits{prop.multiProcessorCount, prop.sharedMemPerBlockOptin};
+
+  const pairwise::QueryLetters letters = pairwise::query_letters(a, scheme);
+  PassRequest req;
+  req.m = m, req.n = n, req.max_abs_score = scheme.max_abs_score(), req.profile_rows = letters.rows;
+  req.last_h = true, req.edge_bytes = static_cast<int>(sizeof(Edge));
+  tuning.bits = 32;  // the syntenic cell has no 16-bit form
+  const KernelPlan kp = plan_kernel(req, tuning, limits);
+  const Kernel kernel = kernel_for(kp.lane_columns);
+  GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kp.shared_bytes)));
+  int fit = 0;
+  GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, kWarpsPerBlock * kLanes, kp.shared_bytes));
+  if (fit == 0) throw RunError("the GPU kernel does not fit on this device (shared memory)");
+  std::size_t free_bytes = 0, total_bytes = 0;
+  GDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const GridPlan gp = plan_grid(req, kp, tuning, limits, fit, free_bytes + w.ring.bytes());
+  if (!gp.fits)
+    throw RunError("a query of " + std::to_string(m) + " letters needs " +
+                   std::to_string((2 * m * static_cast<long long>(sizeof(Edge))) >> 20) +
+                   " MiB of GPU memory for its boundary columns; " + std::to_string(free_bytes >> 20) + " MiB are free");
+
+  const long long strip_width = kp.strip_width, slots = gp.slots;
+  w.q.reserve(static_cast<std::size_t>(m));
+  w.sub.reserve(letters.sub.size());
+  w.ring.reserve(static_cast<std::size_t>(slots * m), "cudaMalloc (boundary columns)");
+  w.flags.reserve(static_cast<std::size_t>(slots) + 1);  // the slots' flags, the ticket
+  GDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const long long piece = piece_within(req, kp, gp.piece, free_bytes + w.t.bytes() + w.last_s.bytes() + w.last_h.bytes());
+  if (piece == 0) throw RunError("too little GPU memory is free for a strip of the target");
+  if (piece < n) w.edges.reserve(static_cast<std::size_t>(2 * m), "cudaMalloc (edges between pieces)");
+  w.t.reserve(static_cast<std::size_t>(piece));
+  w.last_s.reserve(static_cast<std::size_t>(piece + 1));
+  w.last_h.reserve(static_cast<std::size_t>(piece + 1));
+  if (row) w.last_d.reserve(static_cast<std::size_t>(piece + 1));
+  if (borders) {
+    w.top.reserve(static_cast<std::size_t>(n + 1), "cudaMalloc (row 0)");
+    w.left.reserve(static_cast<std::size_t>(m), "cudaMalloc (column 0)");
+    GDP_CUDA_CHECK(cudaMemcpy(w.top.get(), borders->top.data(), borders->top.size() * sizeof(Down), cudaMemcpyHostToDevice));
+    GDP_CUDA_CHECK(cudaMemcpy(w.left.get(), borders->left.data() + 1, static_cast<std::size_t>(m) * sizeof(Edge),
+                              cudaMemcpyHostToDevice));
+  }
+  GpuStats& stats = gpu_stats_counters();
+  stats.peak_memory_bytes = std::max(stats.peak_memory_bytes, w.bytes());
+  GDP_CUDA_CHECK(cudaMemcpy(w.q.get(), letters.q.data(), letters.q.size(), cudaMemcpyHostToDevice));
+  GDP_CUDA_CHECK(cudaMemcpy(w.sub.get(), letters.sub.data(), letters.sub.size() * sizeof(int), cudaMemcpyHostToDevice));
+
+  SyntenicParams p{};
+  p.q = w.q.get();
+  p.t = w.t.get();
+  p.m = static_cast<int>(m);
+  p.sub = w.sub.get();
+  p.dim = scheme.dim;
+  p.rows = letters.rows;
+  p.costs = GpuCosts{costs, borders ? w.top.get() : nullptr};
+  p.slots = slots;
+  p.group = gp.group;
+  p.ring = w.ring.get();
+  p.flags = w.flags.get();
+  p.ticket = w.flags.get() + slots;
+  p.last = LastRow{w.last_s.get(), row ? w.last_d.get() : nullptr, w.last_h.get()};
+  std::vector<int> s_row, d_row, h_row;
+  if (row) s_row.resize(static_cast<std::size_t>(n + 1)), d_row.resize(s_row.size()), h_row.resize(s_row.size());
+  p.padded_n = gp.strips * strip_width;
+
+  LastCell last;
+  for (long long from = 0; from < n; from += piece) {
+    const long long width = std::min(piece, n - from), piece_strips = (width + strip_width - 1) / strip_width;
+    GDP_CUDA_CHECK(cudaMemcpy(w.t.get(), b.data() + from, static_cast<std::size_t>(width), cudaMemcpyHostToDevice));
+    GDP_CUDA_CHECK(cudaMemset(w.flags.get(), 0, static_cast<std::size_t>(slots + 1) * sizeof(unsigned long long)));
+    p.n = static_cast<int>(width);
+    p.strips = piece_strips;
+    p.j_base = from;
+    const long long index = from / piece;
+    p.left_edge = from > 0 ? w.edges.get() + (index % 2 ? 0 : m) : borders ? w.left.get() : nullptr;
+    p.right_edge = from + width < n ? w.edges.get() + (index % 2 ? m : 0) : nullptr;
+    const long long piece_blocks = std::min(gp.blocks, (piece_strips + kWarpsPerBlock - 1) / kWarpsPerBlock);
+
+    cuda::KernelTimer timer;
+    timer.start();
+    kernel<<<static_cast<int>(piece_blocks), kWarpsPerBlock * kLanes, kp.shared_bytes>>>(p);
+    GDP_CUDA_CHECK(cudaGetLastError());
+    stats.kernel_seconds += timer.stop_seconds();
+    GDP_CUDA_CHECK(cudaDeviceSynchronize());
+    ++stats.passes;
+    if (row) {
+      const std::size_t bytes = static_cast<std::size_t>(width) * sizeof(int);
+      GDP_CUDA_CHECK(cudaMemcpy(s_row.data() + from + 1, w.last_s.get() + 1, bytes, cudaMemcpyDeviceToHost));
+      GDP_CUDA_CHECK(cudaMemcpy(d_row.data() + from + 1, w.last_d.get() + 1, bytes, cudaMemcpyDeviceToHost));
+      GDP_CUDA_CHECK(cudaMemcpy(h_row.data() + from + 1, w.last_h.get() + 1, bytes, cudaMemcpyDeviceToHost));
+    } else if (from + width == n) {
+      GDP_CUDA_CHECK(cudaMemcpy(&last.s, w.last_s.get() + width, sizeof(int), cudaMemcpyDeviceToHost));
+      GDP_CUDA_CHECK(cudaMemcpy(&last.h, w.last_h.get() + width, sizeof(int), cudaMemcpyDeviceToHost));
+    }
+  }
+  if (row) {
+    row->resize(static_cast<std::size_t>(n + 1));
+    (*row)[0] = borders ? borders->left_down(static_cast<std::size_t>(m))
+                        : borders_of(Entry::start, a.size(), 0, costs).left_down(static_cast<std::size_t>(m));
+    for (std::size_t j = 1; j <= static_cast<std::size_t>(n); ++j) (*row)[j] = {s_row[j], d_row[j], h_row[j]};
+    last = {(*row)[static_cast<std::size_t>(n)].s, (*row)[static_cast<std::size_t>(n)].h};
+  }
+  return last;
+}
+
+}  // namespace gdp::syntenic

@@ -1,0 +1,73 @@
+#pragma once
+// The syntenic cell as the strip engine's cell policy (the members
+// pairwise/gotoh_cell.hpp lists): its state is S, D, I, H; a strip hands
+// the next one S, I and H of its last column; recurrence.hpp's
+// update_cell is the row's cell, unchanged.
+#include "core/host_device.hpp"
+#include "syntenic/recurrence.hpp"
+
+namespace gdp::syntenic {
+
+// Row m's S, D and H at column j (a pass that wants row m).
+struct LastRow {
+  int* s;
+  int* d;
+  int* h;
+};
+
+// The costs, and row 0 where a part of the matrix has borders of its own
+// (borders.hpp; on the device): null for recurrence.hpp's.
+struct GpuCosts : Costs {
+  const Down* top_row;
+};
+
+struct CellTypes {
+  using Costs = GpuCosts;
+  using Edge = syntenic::Edge;
+  using Down = syntenic::Down;
+  using LastRow = syntenic::LastRow;
+};
+
+struct SyntenicCell {
+  using Types = CellTypes;
+  using Costs = GpuCosts;
+  using Edge = syntenic::Edge;
+  using Down = syntenic::Down;
+  using LastRow = syntenic::LastRow;
+
+  GDP_HD static int score(const Edge& x) { return x.s; }
+  GDP_HD static int score(const Down& x) { return x.s; }
+
+  // Row 0 at column j (the origin at j = 0), as the Down into row 1.
+  GDP_HD static Down top(const Costs& c, long long j) {
+    return c.top_row ? c.top_row[j] : j == 0 ? top_origin(c) : syntenic::top(c, j);
+  }
+  // Column 0 at row i >= 1, as the Edge into column 1 (a part with
+  // borders of its own hands its column 0 to the kernel as a left edge).
+  GDP_HD static Edge left(const Costs& c, long long i) { return syntenic::left(c, i); }
+
+  // A lane's Cols cells of a row: `d` holds the row above's on entry and
+  // this row's on return; `edge` the cell left of the first column on
+  // entry and the last column's on return; `diag` is S(i-1, first column
+  // - 1). `on_cell(c, before, after)` sees each cell's Down.
+  template <int Cols, class OnCell>
+  GDP_HD static void row(Down (&d)[Cols], const int (&sc)[Cols], Edge& edge, int diag, const Costs& c,
+                         OnCell&& on_cell) {
+GDP_UNROLL
+    for (int k = 0; k < Cols; ++k) {
+      const Down before = d[k];
+      update_cell(diag, sc[k], d[k], edge, c);
+      diag = before.s;
+      on_cell(k, before, d[k]);
+    }
+  }
+
+  GDP_HD static bool keeps_last(const LastRow& out) { return out.s != nullptr; }
+  GDP_HD static void keep_last(const LastRow& out, long long j, const Down&, const Down& after) {
+    out.s[j] = after.s;
+    if (out.d) out.d[j] = after.d;
+    out.h[j] = after.h;
+  }
+};
+
+}  // namespace gdp::syntenic

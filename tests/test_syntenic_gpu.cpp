@@ -1,0 +1,147 @@
+// The syntenic GPU score pass (the strip engine with the syntenic cell)
+// equals the scalar oracle: S and H of the last cell, on many shapes, both
+// ends rules, every hand-over, and a target in pieces. Tagged [gpu]:
+// without a GPU they report themselves skipped.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "gpu_test.hpp"
+#include "random_inputs.hpp"
+#include "syntenic/cpu/passes.hpp"
+#include "syntenic/cuda/gpu_pass.hpp"
+#include "syntenic/syntenic_cell.hpp"
+
+using namespace gdp;
+using namespace gdp::syntenic;
+
+namespace {
+
+using Seq = std::vector<std::uint8_t>;
+
+// Lengths around the warp (32), the 8-row batches, a warp's strip (256 or
+// 512 columns), primes, and very unequal pairs.
+std::vector<std::pair<std::size_t, std::size_t>> gpu_shapes() {
+  return {{1, 1},     {1, 2},     {2, 1},     {2, 2},     {7, 9},     {31, 31},   {32, 32},   {33, 33},
+          {1, 300},   {300, 1},   {255, 255}, {256, 256}, {257, 257}, {255, 257}, {511, 512}, {513, 511},
+          {97, 1009}, {1009, 97}, {20, 2000}, {2000, 20}, {45, 4099}, {100, 10000}};
+}
+
+// a, and b either unrelated or homologous with an unrelated stretch inside,
+// so that difference blocks occur.
+std::pair<Seq, Seq> pair_of(std::mt19937& rng, std::size_t m, std::size_t n, bool homologous) {
+  Seq a = test::random_ranks(rng, m, 4);
+  if (!homologous || m < 40) return {a, test::random_ranks(rng, n, 4)};
+  Seq b = test::mutate(rng, Seq(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(m / 2)), 4, 0.05);
+  const Seq junk = test::random_ranks(rng, n > m ? n - m : 30, 4);
+  b.insert(b.end(), junk.begin(), junk.end());
+  const Seq rest = test::mutate(rng, Seq(a.begin() + static_cast<std::ptrdiff_t>(m / 2), a.end()), 4, 0.05);
+  b.insert(b.end(), rest.begin(), rest.end());
+  return {a, b};
+}
+
+void require_same(const Seq& a, const Seq& b, const ScoringScheme& s, const Costs& c, const pairwise::GpuTuning& t) {
+  const LastCell want = score_scalar(a, b, s, c);
+  const LastCell got = score_pass_gpu(a, b, s, c, 0, t);
+  REQUIRE(got.s == want.s);
+  REQUIRE(got.h == want.h);
+}
+
+}  // namespace
+
+TEST_CASE("syntenic GPU pass equals the oracle on many shapes", "[gpu][syntenic]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(71);
+  const ScoringScheme dna = test::dna_scheme(), wide = test::dna_scheme(300, -200, 50, 20);
+  for (const auto& [m, n] : gpu_shapes())
+    for (const bool homologous : {false, true})
+      for (const bool charged : {true, false})
+        for (const int columns : {8, 16}) {
+          const auto [a, b] = pair_of(rng, m, n, homologous);
+          const ScoringScheme& s = columns == 16 ? dna : wide;  // 16 columns need 8-bit scores
+          const Costs c{s.gap_open + s.gap_extend, s.gap_extend, charged ? 40 : 25, charged};
+          pairwise::GpuTuning t;
+          t.lane_columns = columns;
+          INFO(a.size() << " x " << b.size() << " homologous " << homologous << " charged " << charged << " columns "
+                        << columns);
+          require_same(a, b, s, c, t);
+        }
+}
+
+TEST_CASE("syntenic GPU pass: every hand-over, and a target in pieces", "[gpu][syntenic]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(72);
+  const ScoringScheme s = test::dna_scheme();
+  const Costs c{s.gap_open + s.gap_extend, s.gap_extend, 40, true};
+  for (const auto& [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{{300, 5000}, {1000, 3000}, {64, 20000}}) {
+    const auto [a, b] = pair_of(rng, m, n, true);
+    for (const int group : {1, 4})
+      for (const long long slots : {0LL, 2LL})
+        for (const long long piece : {0LL, 700LL}) {
+          pairwise::GpuTuning t;
+          t.group = group;
+          t.max_slots = slots;
+          t.piece_columns = piece;
+          INFO(m << " x " << n << " group " << group << " slots " << slots << " piece " << piece);
+          require_same(a, b, s, c, t);
+        }
+  }
+}
+
+TEST_CASE("syntenic GPU pass: a protein pair under BLOSUM62", "[gpu][syntenic]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(73);
+  const ScoringScheme s = test::protein_scheme();
+  const Costs c{s.gap_open + s.gap_extend, s.gap_extend, 50, true};
+  for (const auto& [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{{150, 2500}, {700, 700}}) {
+    const Seq a = test::random_ranks(rng, m, 20);
+    const Seq b = test::random_ranks(rng, n, 20);
+    require_same(a, b, s, c, {});
+  }
+}
+
+TEST_CASE("syntenic GPU pass: every entry's borders, row m whole", "[gpu][syntenic]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(74);
+  const ScoringScheme s = test::dna_scheme();
+  const Costs c{s.gap_open + s.gap_extend, s.gap_extend, 40, true};
+  for (const auto& [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{{1, 700}, {300, 1}, {257, 3000}, {1000, 999}}) {
+    const auto [a, b] = pair_of(rng, m, n, true);
+    for (const Entry entry : {Entry::start, Entry::clean, Entry::gap, Entry::block})
+      for (const long long piece : {0LL, 512LL}) {
+        const Borders borders = borders_of(entry, a.size(), b.size(), c);
+        const std::vector<Down> want = last_row_tiled(a, b, s, c, borders, 1);
+        pairwise::GpuTuning t;
+        t.piece_columns = piece;
+        const std::vector<Down> got = last_row_gpu(a, b, s, c, borders, 0, t);
+        INFO(a.size() << " x " << b.size() << " entry " << static_cast<int>(entry) << " piece " << piece);
+        REQUIRE(got.size() == want.size());
+        for (std::size_t j = 0; j < want.size(); ++j) {
+          REQUIRE(got[j].s == want[j].s);
+          REQUIRE(got[j].d == want[j].d);
+          REQUIRE(got[j].h == want[j].h);
+        }
+      }
+  }
+}
+
+TEST_CASE("syntenic alignment with GPU passes (linear space) re-scores to the oracle's score", "[gpu][syntenic]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(75);
+  const ScoringScheme s = test::dna_scheme();
+  for (const auto& [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{{500, 600}, {2000, 3000}, {40, 9000}}) {
+    const auto [a, b] = pair_of(rng, m, n, true);
+    for (const bool charged : {true, false}) {
+      Options o;
+      o.ends = charged ? Ends::charged : Ends::plain;
+      o.backend = Backend::gpu;
+      o.min_gpu_cells = 0;  // every pass on the GPU
+      const Costs c = costs_of(s, o);
+      const LastCell last = score_scalar(a, b, s, c);
+      const Alignment al = align_linear(a, b, s, c, o, 4096);
+      INFO(a.size() << " x " << b.size() << " charged " << charged);
+      REQUIRE(al.score == final_score(c, last.s, last.h));
+      REQUIRE(rescore(al, a, b, s, o) == al.score);
+    }
+  }
+}
