@@ -123,7 +123,95 @@ syntenic::LastCell strip_sweep(const Seq& a, const Seq& b, const ScoringScheme& 
   return last;
 }
 
+// The chunked traceback's order of work on the CPU: the direction bits of
+// every cell made by SyntenicCell::row in strips of Cols columns (the
+// words a recomputed chunk holds), then one walk back from (m, n) by the
+// policy's step_back, the border as the full matrix finishes it.
+template <int Cols>
+syntenic::Alignment strip_traceback(const Seq& a, const Seq& b, const ScoringScheme& s, const syntenic::Costs& costs) {
+  using Cell = syntenic::SyntenicCell;
+  const syntenic::GpuCosts c{costs, nullptr};
+  const std::int64_t m = static_cast<std::int64_t>(a.size()), n = static_cast<std::int64_t>(b.size());
+  const std::int64_t strips = (n + Cols - 1) / Cols;
+  std::vector<Cell::DirWord> words(static_cast<std::size_t>((m + 1) * strips));
+  std::vector<syntenic::Edge> edge(static_cast<std::size_t>(m + 1));
+  for (std::int64_t i = 1; i <= m; ++i) edge[static_cast<std::size_t>(i)] = Cell::left(c, i);
+  syntenic::LastCell last{};
+  for (std::int64_t k = 0; k < strips; ++k) {
+    const std::int64_t j0 = k * Cols;
+    syntenic::Down d[Cols];
+    for (int x = 0; x < Cols; ++x) d[x] = Cell::top(c, j0 + x + 1);
+    int diag = Cell::score(Cell::top(c, j0));
+    Cell::TraceCarry carry = Cell::carry_of(d, c);
+    for (std::int64_t i = 1; i <= m; ++i) {
+      int sc[Cols];
+      for (int x = 0; x < Cols; ++x)
+        sc[x] = j0 + x < n ? s.score(a[static_cast<std::size_t>(i - 1)], b[static_cast<std::size_t>(j0 + x)]) : -1000;
+      syntenic::Edge& e = edge[static_cast<std::size_t>(i)];
+      const int next_diag = Cell::score(e);
+      Cell::row<Cols, true>(d, sc, e, diag, c, [](int, const syntenic::Down&, const syntenic::Down&) {},
+                            &words[static_cast<std::size_t>(i * strips + k)], &carry);
+      diag = next_diag;
+    }
+    if (j0 + Cols >= n) last = {d[n - 1 - j0].s, d[n - 1 - j0].h};
+  }
+  if (m == 0) last = {Cell::top(c, n).s, Cell::top(c, n).h};
+  syntenic::Alignment out{syntenic::final_score(c, last.s, last.h), m, n, {}};
+  int state = c.charged && last.h > last.s - c.block ? syntenic::in_h : syntenic::in_s;
+  std::vector<syntenic::Step> back;
+  std::int64_t i = m, j = n;
+  while (i > 0 && j > 0) {
+    const std::int64_t k = (j - 1) / Cols, x = (j - 1) % Cols;
+    const auto bits = static_cast<unsigned>(words[static_cast<std::size_t>(i * strips + k)] >> (Cell::kDirBits * x)) &
+                      ((1u << Cell::kDirBits) - 1);
+    syntenic::take_step(Cell::step_back(state, bits), back, i, j);
+  }
+  const std::int64_t rest = std::max(i, j);
+  const bool gap_run = state == syntenic::in_d || state == syntenic::in_i ||
+                       (state == syntenic::in_s && syntenic::leading_gap(c, rest) >= -c.block);
+  for (std::int64_t x = 0; x < rest; ++x)
+    back.push_back({j == 0 ? (gap_run ? syntenic::Step::query_gap : syntenic::Step::block_query)
+                           : (gap_run ? syntenic::Step::target_gap : syntenic::Step::block_target)});
+  if (rest > 0 && !gap_run) back.back().starts = true;
+  out.regions = syntenic::regions_of({back.rbegin(), back.rend()}, a, b, s, c);
+  return out;
+}
+
+bool same_regions(const syntenic::Alignment& x, const syntenic::Alignment& y) {
+  if (x.regions.size() != y.regions.size()) return false;
+  for (std::size_t r = 0; r < x.regions.size(); ++r) {
+    const syntenic::Region &p = x.regions[r], &q = y.regions[r];
+    if (p.block != q.block || p.query_begin != q.query_begin || p.query_end != q.query_end ||
+        p.target_begin != q.target_begin || p.target_end != q.target_end || p.score != q.score ||
+        pairwise::cigar_string(p.cigar) != pairwise::cigar_string(q.cigar))
+      return false;
+  }
+  return true;
+}
+
 }  // namespace
+
+TEST_CASE("syntenic: the cell policy's direction bits and step_back, in strips, give the full matrix's alignment", "[syntenic]") {
+  std::mt19937 rng(59);
+  const ScoringScheme s = test::dna_scheme();
+  for (int trial = 0; trial < 80; ++trial) {
+    Seq a = test::random_ranks(rng, 1 + rng() % 90, 4);
+    Seq b = trial % 2 ? test::mutate(rng, a, 4, 0.2) : test::random_ranks(rng, 1 + rng() % 90, 4);
+    const Seq junk = test::random_ranks(rng, rng() % 40, 4);
+    b.insert(b.begin() + static_cast<std::ptrdiff_t>(b.size() / 2), junk.begin(), junk.end());
+    if (b.empty()) continue;
+    const syntenic::Options o = options_of(static_cast<int>(rng() % 40), trial % 3 ? Ends::charged : Ends::plain);
+    const syntenic::Costs c = syntenic::costs_of(s, o);
+    const syntenic::Alignment want = syntenic::align_full_matrix(a, b, s, c);
+    const syntenic::Alignment eight = strip_traceback<8>(a, b, s, c), three = strip_traceback<3>(a, b, s, c);
+    INFO("trial " << trial << " " << a.size() << " x " << b.size());
+    REQUIRE(eight.score == want.score);
+    REQUIRE(three.score == want.score);
+    REQUIRE(syntenic::rescore(eight, a, b, s, o) == want.score);
+    REQUIRE(same_regions(eight, want));
+    REQUIRE(same_regions(three, want));
+  }
+}
 
 TEST_CASE("syntenic: the cell policy swept in strips equals the oracle", "[syntenic]") {
   std::mt19937 rng(60);

@@ -78,6 +78,36 @@ GDP_HD unsigned update_cell(int diag_s, int sub, Down& down, Edge& edge, const C
   return dirs;
 }
 
+// The traceback: a path is in S, or inside a vertical gap run (D), a
+// horizontal one (I) or a block (H). One step back from a cell in `state`
+// by its direction bits: the move it makes (a column; a letter of a block,
+// the block's first where it opened here; none while only the state
+// changes), and the state it leaves in.
+enum TraceState : int { in_s = 0, in_d = 1, in_i = 2, in_h = 3 };
+enum class Move : int { diagonal, query_gap, target_gap, none, block_query, block_target, block_query_first, block_target_first };
+GDP_HD Move step_back(int& state, unsigned bits) {
+  if (state == in_s) {
+    const unsigned from = bits & kSMask;
+    if (from == kSFromDiag) return Move::diagonal;
+    state = from == kSFromD ? in_d : from == kSFromI ? in_i : in_h;
+    return Move::none;
+  }
+  if (state == in_d) {
+    if (bits & kDOpen) state = in_s;
+    return Move::query_gap;  // a letter of the query against a gap
+  }
+  if (state == in_i) {
+    if (bits & kIOpen) state = in_s;
+    return Move::target_gap;  // a letter of the target against a gap
+  }
+  switch (bits & kHMask) {
+    case kHFromHLeft: return Move::block_target;
+    case kHFromHUp: return Move::block_query;
+    case kHFromSLeft: state = in_s; return Move::block_target_first;
+    default: state = in_s; return Move::block_query_first;
+  }
+}
+
 // The boundary cells.
 GDP_HD int origin_s(const Costs& c) { return c.charged ? -c.block : 0; }
 GDP_HD int origin_gap(const Costs& c) { return origin_s(c) - (c.open_extend - c.extend); }  // D(0,0) = I(0,0)

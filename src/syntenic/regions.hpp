@@ -17,6 +17,21 @@ struct Step {
   bool starts = false;
 };
 
+// Appends the step a traceback's move makes (none for Move::none) to
+// `back` (the steps last first), and moves (i, j) back over its letters.
+inline void take_step(Move move, std::vector<Step>& back, std::int64_t& i, std::int64_t& j) {
+  switch (move) {
+    case Move::diagonal: back.push_back({Step::pair}), --i, --j; break;
+    case Move::query_gap: back.push_back({Step::query_gap}), --i; break;
+    case Move::target_gap: back.push_back({Step::target_gap}), --j; break;
+    case Move::block_query: back.push_back({Step::block_query}), --i; break;
+    case Move::block_target: back.push_back({Step::block_target}), --j; break;
+    case Move::block_query_first: back.push_back({Step::block_query, true}), --i; break;
+    case Move::block_target_first: back.push_back({Step::block_target, true}), --j; break;
+    case Move::none: break;
+  }
+}
+
 // The matching regions and difference blocks the steps make, in order, with
 // their ranges, scores and CIGARs.
 std::vector<Region> regions_of(const std::vector<Step>& steps, Residues a, Residues b, const ScoringScheme& scheme,

@@ -46,21 +46,41 @@ struct SyntenicCell {
   // borders of its own hands its column 0 to the kernel as a left edge).
   GDP_HD static Edge left(const Costs& c, long long i) { return syntenic::left(c, i); }
 
+  // The traceback's bits a cell: recurrence.hpp's direction bits (S 2, D
+  // 1, I 1, H 2), cell c at bits kDirBits * c of a word. They need nothing
+  // of the row above beyond its Down: the carry is empty.
+  using DirWord = unsigned long long;
+  static constexpr int kDirBits = 6;
+  struct TraceCarry {};
+  template <int Cols>
+  GDP_HD static TraceCarry carry_of(const Down (&)[Cols], const Costs&) {
+    return {};
+  }
+
   // A lane's Cols cells of a row: `d` holds the row above's on entry and
   // this row's on return; `edge` the cell left of the first column on
   // entry and the last column's on return; `diag` is S(i-1, first column
-  // - 1). `on_cell(c, before, after)` sees each cell's Down.
-  template <int Cols, class OnCell>
+  // - 1). `on_cell(c, before, after)` sees each cell's Down. With Dirs,
+  // `dirs` gets the direction bits.
+  template <int Cols, bool Dirs = false, class OnCell>
   GDP_HD static void row(Down (&d)[Cols], const int (&sc)[Cols], Edge& edge, int diag, const Costs& c,
-                         OnCell&& on_cell) {
+                         OnCell&& on_cell, DirWord* dirs = nullptr, TraceCarry* = nullptr) {
+    DirWord word = 0;
 GDP_UNROLL
     for (int k = 0; k < Cols; ++k) {
       const Down before = d[k];
-      update_cell(diag, sc[k], d[k], edge, c);
+      const unsigned bits = update_cell(diag, sc[k], d[k], edge, c);
+      if constexpr (Dirs) word |= static_cast<DirWord>(bits) << (kDirBits * k);
       diag = before.s;
       on_cell(k, before, d[k]);
     }
+    if constexpr (Dirs) *dirs = word;
   }
+
+  // One step back along the path (recurrence.hpp's step_back).
+  using State = TraceState;
+  using Move = syntenic::Move;
+  GDP_HD static Move step_back(int& state, unsigned bits) { return syntenic::step_back(state, bits); }
 
   GDP_HD static bool keeps_last(const LastRow& out) { return out.s != nullptr; }
   GDP_HD static void keep_last(const LastRow& out, long long j, const Down&, const Down& after) {

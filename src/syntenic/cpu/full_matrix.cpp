@@ -6,24 +6,6 @@
 #include "syntenic/cpu/passes.hpp"
 
 namespace gdp::syntenic {
-namespace {
-
-enum class State { s, d, i, h };
-
-// The steps of the traceback, last first.
-class Trace {
- public:
-  void add(Step::Kind kind, std::int64_t count = 1) {
-    for (std::int64_t k = 0; k < count; ++k) steps_.push_back({kind, false});
-  }
-  void start_block() { steps_.back().starts = true; }  // the step just added opens its block
-  std::vector<Step> forward() const { return {steps_.rbegin(), steps_.rend()}; }
-
- private:
-  std::vector<Step> steps_;
-};
-
-}  // namespace
 
 Alignment align_full_matrix(Residues a, Residues b, const ScoringScheme& scheme, const Costs& c) {
   const std::int64_t m = static_cast<std::int64_t>(a.size()), n = static_cast<std::int64_t>(b.size());
@@ -52,53 +34,18 @@ Alignment align_full_matrix(Residues a, Residues b, const ScoringScheme& scheme,
   out.target_end = n;
 
   // Ends in a block when that scores more than ending with the end's charge.
-  State state = c.charged && last.h > last.s - c.block ? State::h : State::s;
-  Trace trace;
+  int state = c.charged && last.h > last.s - c.block ? in_h : in_s;
+  std::vector<Step> back;  // the path's steps, last first
   std::int64_t i = m, j = n;
-  while (i > 0 || j > 0) {
-    if (j == 0 || i == 0) {  // the boundary: a leading gap run, or a leading block
-      const std::int64_t k = std::max(i, j);
-      const bool gap_run = state == State::d || state == State::i ||
-                           (state == State::s && leading_gap(c, k) >= -c.block);
-      if (gap_run) {
-        trace.add(j == 0 ? Step::query_gap : Step::target_gap, k);
-      } else {
-        trace.add(j == 0 ? Step::block_query : Step::block_target, k);
-        trace.start_block();
-      }
-      break;
-    }
-    const unsigned d = dirs[at(i, j)];
-    switch (state) {
-      case State::s:
-        switch (d & kSMask) {
-          case kSFromDiag: trace.add(Step::pair), --i, --j; break;
-          case kSFromD: state = State::d; break;
-          case kSFromI: state = State::i; break;
-          default: state = State::h; break;
-        }
-        break;
-      case State::d:
-        trace.add(Step::query_gap);
-        if (d & kDOpen) state = State::s;
-        --i;
-        break;
-      case State::i:
-        trace.add(Step::target_gap);
-        if (d & kIOpen) state = State::s;
-        --j;
-        break;
-      case State::h:
-        switch (d & kHMask) {
-          case kHFromHLeft: trace.add(Step::block_target), --j; break;
-          case kHFromHUp: trace.add(Step::block_query), --i; break;
-          case kHFromSLeft: trace.add(Step::block_target), trace.start_block(), --j, state = State::s; break;
-          default: trace.add(Step::block_query), trace.start_block(), --i, state = State::s; break;
-        }
-        break;
-    }
-  }
-  out.regions = regions_of(trace.forward(), a, b, scheme, c);
+  while (i > 0 && j > 0) take_step(step_back(state, dirs[at(i, j)]), back, i, j);
+  // The border: a leading gap run, or a leading block (recurrence.hpp's
+  // S(i, 0) and S(0, j): the gap run where it scores as well).
+  const std::int64_t k = std::max(i, j);
+  const bool gap_run = state == in_d || state == in_i || (state == in_s && leading_gap(c, k) >= -c.block);
+  for (std::int64_t x = 0; x < k; ++x)
+    back.push_back({j == 0 ? (gap_run ? Step::query_gap : Step::block_query) : (gap_run ? Step::target_gap : Step::block_target)});
+  if (k > 0 && !gap_run) back.back().starts = true;
+  out.regions = regions_of({back.rbegin(), back.rend()}, a, b, scheme, c);
   return out;
 }
 

@@ -114,8 +114,6 @@ class Aligner {
   std::vector<Step> steps;
 
  private:
-  enum class State { s, d, i, h };
-
   int full_matrix(Residues a, Residues b, Entry entry, Exit exit) {
     const std::size_t m = a.size(), n = b.size(), w = n + 1;
     std::vector<std::uint8_t> dirs((m + 1) * w);
@@ -136,44 +134,18 @@ class Aligner {
     }
     if (progress_) progress_->add(static_cast<std::uint64_t>(m * n));
     const Down& last = row[n];
-    State state = exit == Exit::gap ? State::d
-                  : exit == Exit::block || (exit == Exit::end && c_.charged && last.h > last.s - c_.block) ? State::h
-                                                                                                         : State::s;
-    // The steps of this part, last first.
+    int state = exit == Exit::gap ? in_d
+                : exit == Exit::block || (exit == Exit::end && c_.charged && last.h > last.s - c_.block) ? in_h
+                                                                                                       : in_s;
+    // The steps of this part, last first; the borders are cells like the
+    // others here.
     std::vector<Step> back;
-    std::size_t i = m, j = n;
-    while (i > 0 || j > 0) {
-      const unsigned d = dirs[i * w + j];
-      switch (state) {
-        case State::s:
-          switch (d & kSMask) {
-            case kSFromDiag: back.push_back({Step::pair}), --i, --j; break;
-            case kSFromD: state = State::d; break;
-            case kSFromI: state = State::i; break;
-            default: state = State::h; break;
-          }
-          break;
-        case State::d:
-          back.push_back({Step::query_gap}), --i;
-          if (d & kDOpen) state = State::s;
-          break;
-        case State::i:
-          back.push_back({Step::target_gap}), --j;
-          if (d & kIOpen) state = State::s;
-          break;
-        case State::h: {
-          const unsigned from = d & kHMask;
-          const bool left = from == kHFromHLeft || from == kHFromSLeft;
-          back.push_back({left ? Step::block_target : Step::block_query, from == kHFromSLeft || from == kHFromSUp});
-          (left ? j : i) -= 1;
-          if (back.back().starts) state = State::s;
-          break;
-        }
-      }
-    }
+    std::int64_t i = static_cast<std::int64_t>(m), j = static_cast<std::int64_t>(n);
+    while (i > 0 || j > 0)
+      take_step(step_back(state, dirs[static_cast<std::size_t>(i) * w + static_cast<std::size_t>(j)]), back, i, j);
     // A block the path is in at the origin opened there, unless the part
     // was entered inside it.
-    if (state == State::h && entry != Entry::block && !back.empty()) back.back().starts = true;
+    if (state == in_h && entry != Entry::block && !back.empty()) back.back().starts = true;
     steps.insert(steps.end(), back.rbegin(), back.rend());
     return value_of(last, exit, c_);
   }
