@@ -150,10 +150,16 @@ void run(const SyntenicOptions& o, const gdp::app::CommonOptions& common, const 
   report.add_phase("write", timer.seconds());
 
   if (!common.report.empty()) {
-    report.backend = std::string(syn::to_string(options.backend));
-    report.device = choice.use_gpu ? choice.gpu.name : gdp::cpu_name();
-    if (choice.use_gpu) {
-      const syn::GpuStats g = syn::gpu_stats();
+    // With a GPU where nothing ran on it (small pairs, or alignments), the
+    // CPU's backend is what ran.
+    const syn::GpuStats g = syn::gpu_stats();
+    const bool ran_on_gpu = choice.use_gpu && g.passes > 0;
+    const syn::Backend ran = ran_on_gpu || !choice.use_gpu ? options.backend
+                             : threads > 1                 ? syn::Backend::cpu_openmp
+                                                           : syn::Backend::cpu_scalar;
+    report.backend = std::string(syn::to_string(ran));
+    report.device = ran_on_gpu ? choice.gpu.name : gdp::cpu_name();
+    if (ran_on_gpu) {
       report.gpu = {{"passes", g.passes},
                     {"kernel_seconds", g.kernel_seconds},
                     {"peak_memory_bytes", static_cast<double>(g.peak_memory_bytes)}};
