@@ -164,7 +164,13 @@ syntenic::Alignment strip_traceback(const Seq& a, const Seq& b, const ScoringSch
     const std::int64_t k = (j - 1) / Cols, x = (j - 1) % Cols;
     const auto bits = static_cast<unsigned>(words[static_cast<std::size_t>(i * strips + k)] >> (Cell::kDirBits * x)) &
                       ((1u << Cell::kDirBits) - 1);
-    syntenic::take_step(Cell::step_back(state, bits), back, i, j);
+    // As the GPU's walk records a move, and the host reads it back.
+    const Cell::Move move = Cell::step_back(state, bits);
+    const char op = Cell::trace_op(move, nullptr, nullptr, 0, 0);
+    if (op) back.push_back(syntenic::step_of_op(op));
+    int ii = static_cast<int>(i), jj = static_cast<int>(j);
+    Cell::move_back(move, ii, jj);
+    i = ii, j = jj;
   }
   const std::int64_t rest = std::max(i, j);
   const bool gap_run = state == syntenic::in_d || state == syntenic::in_i ||

@@ -4,12 +4,14 @@
 // without a GPU they report themselves skipped.
 #include <catch2/catch.hpp>
 
+#include <optional>
 #include <random>
 
 #include "gpu_test.hpp"
 #include "random_inputs.hpp"
 #include "syntenic/cpu/passes.hpp"
 #include "syntenic/cuda/gpu_pass.hpp"
+#include "syntenic/syntenic.hpp"
 #include "syntenic/syntenic_cell.hpp"
 
 using namespace gdp;
@@ -143,5 +145,71 @@ TEST_CASE("syntenic alignment with GPU passes (linear space) re-scores to the or
       REQUIRE(al.score == final_score(c, last.s, last.h));
       REQUIRE(rescore(al, a, b, s, o) == al.score);
     }
+  }
+}
+
+namespace {
+
+bool same_regions(const Alignment& x, const Alignment& y) {
+  if (x.regions.size() != y.regions.size()) return false;
+  for (std::size_t r = 0; r < x.regions.size(); ++r) {
+    const Region &p = x.regions[r], &q = y.regions[r];
+    if (p.block != q.block || p.query_begin != q.query_begin || p.query_end != q.query_end ||
+        p.target_begin != q.target_begin || p.target_end != q.target_end || p.score != q.score ||
+        pairwise::cigar_string(p.cigar) != pairwise::cigar_string(q.cigar))
+      return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("syntenic GPU alignment (chunked traceback) is the full matrix's alignment", "[gpu][syntenic]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(76);
+  const ScoringScheme dna = test::dna_scheme(), blosum = test::protein_scheme();
+  // Around the chunks' 256 rows and 256 columns, and very unequal pairs.
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes = {
+      {1, 1},     {1, 300},   {300, 1},   {2, 2},     {255, 255}, {256, 256}, {257, 257}, {255, 513},
+      {513, 255}, {511, 512}, {700, 900}, {1000, 300}, {40, 3000}, {3000, 40}, {1300, 1400}};
+  for (const auto& [m, n] : shapes)
+    for (const bool homologous : {false, true})
+      for (const bool charged : {true, false}) {
+        const auto [a, b] = pair_of(rng, m, n, homologous);
+        const Costs c{dna.gap_open + dna.gap_extend, dna.gap_extend, charged ? 40 : 20, charged};
+        const Alignment want = align_full_matrix(a, b, dna, c);
+        const std::optional<Alignment> got = align_gpu_chunked(a, b, dna, c, 0);
+        INFO(a.size() << " x " << b.size() << " homologous " << homologous << " charged " << charged);
+        REQUIRE(got);
+        REQUIRE(got->score == want.score);
+        REQUIRE(same_regions(*got, want));
+      }
+  const Seq p = test::random_ranks(rng, 600, 20), q = test::mutate(rng, p, 20, 0.2);
+  const Costs c{blosum.gap_open + blosum.gap_extend, blosum.gap_extend, 50, true};
+  const std::optional<Alignment> got = align_gpu_chunked(p, q, blosum, c, 0);
+  REQUIRE(got);
+  REQUIRE(same_regions(*got, align_full_matrix(p, q, blosum, c)));
+}
+
+TEST_CASE("syntenic: every query against every target, large pairs aligned on the GPU", "[gpu][syntenic]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(77);
+  const ScoringScheme s = test::dna_scheme();
+  std::vector<Seq> qs, ts;
+  for (int k = 0; k < 3; ++k) qs.push_back(test::random_ranks(rng, 200 + 300 * static_cast<std::size_t>(k), 4));
+  for (int k = 0; k < 3; ++k) ts.push_back(test::mutate(rng, qs[static_cast<std::size_t>(k)], 4, 0.1));
+  const std::vector<Residues> q(qs.begin(), qs.end()), t(ts.begin(), ts.end());
+  Options gpu;
+  gpu.backend = Backend::gpu;
+  gpu.min_gpu_cells = 100'000;  // some pairs on the GPU, some on the CPU
+  gpu.threads = 2;
+  Options cpu = gpu;
+  cpu.backend = Backend::cpu_openmp;
+  const std::vector<Hit> a = align_all(q, t, s, gpu), b = align_all(q, t, s, cpu);
+  REQUIRE(a.size() == b.size());
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    INFO("pair " << k);
+    REQUIRE(a[k].alignment.score == b[k].alignment.score);
+    REQUIRE(same_regions(a[k].alignment, b[k].alignment));
   }
 }

@@ -14,10 +14,11 @@
 //   top(costs, j)    row 0 at column j, as the Down into row 1
 //   left(costs, i)   column 0 at row i, as the Edge into column 1
 //   row<Cols>(...)   one lane's Cols neighbouring cells of a row
-//   DirWord, kDirBits, TraceCarry, carry_of, step_back
-//                    the traceback's direction bits a cell, what the
+//   DirWord, kDirBits, TraceCarry, carry_of, step_back, stops, trace_op,
+//   move_back        the traceback's direction bits a cell, what the
 //                    recomputation carries from row to row to make them,
-//                    and one step back along the path from them
+//                    one step back along the path from them, and what the
+//                    chunked walk (cuda/chunk_walk.cuh) records of a move
 //   keeps_last, keep_last
 //                    whether a pass hands back row m's values (Myers-Miller
 //                    passes do), and the values of one cell
@@ -158,6 +159,17 @@ GDP_UNROLL
     }
     if (bits & kFOpen) state = in_h;
     return Move::query_gap;  // a letter of the query against a gap: 'I'
+  }
+  // The walk's record of a move (its CIGAR op; 0 for none), the letters
+  // it moves back over, and whether the path starts here.
+  GDP_HD static bool stops(Move m) { return m == Move::stop; }
+  GDP_HD static char trace_op(Move m, const std::uint8_t* q, const std::uint8_t* t, int i, int j) {
+    if (m == Move::diagonal) return q[i - 1] == t[j - 1] ? '=' : 'X';
+    return m == Move::target_gap ? 'D' : m == Move::query_gap ? 'I' : 0;
+  }
+  GDP_HD static void move_back(Move m, int& i, int& j) {
+    if (m == Move::diagonal || m == Move::query_gap) --i;
+    if (m == Move::diagonal || m == Move::target_gap) --j;
   }
 };
 

@@ -1,7 +1,7 @@
 // Every query against every target. On the CPU many pairs run in parallel,
 // one pair a thread, and few pairs one after another, each spread over the
-// threads. With the GPU, the large score-only pairs go to it one after
-// another and the rest to the CPU threads.
+// threads. With the GPU, the large pairs go to it one after another and the
+// small ones to the CPU threads.
 #include <exception>
 
 #include "syntenic/syntenic.hpp"
@@ -48,10 +48,7 @@ std::vector<Hit> align_all(const std::vector<Residues>& queries, const std::vect
   for (Hit& h : hits) {
     const std::int64_t cells =
         static_cast<std::int64_t>(queries[h.query].size()) * static_cast<std::int64_t>(targets[h.target].size());
-    // Alignments stay on the CPU threads: the linear-space alignment with
-    // GPU passes is tested (tests/test_syntenic_gpu.cpp) but not yet
-    // measured against them.
-    (o.backend == Backend::gpu && o.score_only && cells >= o.min_gpu_cells ? large : small).push_back(&h);
+    (o.backend == Backend::gpu && cells >= o.min_gpu_cells ? large : small).push_back(&h);
   }
   for (Hit* h : large) h->alignment = align(queries[h->query], targets[h->target], scheme, o);
   Options cpu = o;

@@ -22,6 +22,14 @@ LastCell score_pass_gpu(Residues a, Residues b, const ScoringScheme& scheme, con
     throw RunError(no_cuda_message);
 }
 
+std::optional<Alignment> align_gpu_chunked(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs,
+                                           int device) {
+  if constexpr (have_cuda)
+    return chunked_alignment(a, b, scheme, costs, device);
+  else
+    return std::nullopt;
+}
+
 std::vector<Down> last_row_gpu(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs,
                                const Borders& borders, int device, const pairwise::GpuTuning& tuning) {
   if constexpr (have_cuda) {

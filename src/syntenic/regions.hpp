@@ -32,6 +32,19 @@ inline void take_step(Move move, std::vector<Step>& back, std::int64_t& i, std::
   }
 }
 
+// The step of a character the chunked walk records (SyntenicCell::trace_op).
+inline Step step_of_op(char op) {
+  switch (op) {
+    case 'M': return {Step::pair};
+    case 'I': return {Step::query_gap};
+    case 'D': return {Step::target_gap};
+    case 'q': return {Step::block_query};
+    case 't': return {Step::block_target};
+    case 'Q': return {Step::block_query, true};
+    default: return {Step::block_target, true};  // 'T'
+  }
+}
+
 // The matching regions and difference blocks the steps make, in order, with
 // their ranges, scores and CIGARs.
 std::vector<Region> regions_of(const std::vector<Step>& steps, Residues a, Residues b, const ScoringScheme& scheme,

@@ -57,6 +57,12 @@ Alignment align(Residues a, Residues b, const ScoringScheme& scheme, const Optio
     }
     return {final_score(costs, last.s, last.h), m, n, {}};
   }
+  if (o.backend == Backend::gpu && m * n >= o.min_gpu_cells && m * n > 0) {
+    if (auto chunked = align_gpu_chunked(a, b, scheme, costs, o.device)) {
+      if (o.progress) o.progress->add(static_cast<std::uint64_t>(m * n));
+      return *chunked;
+    }
+  }
   if (cells > kFullMatrixCells) return align_linear(a, b, scheme, costs, o);
   Alignment out = align_full_matrix(a, b, scheme, costs);
   if (o.progress) o.progress->add(static_cast<std::uint64_t>(m * n));

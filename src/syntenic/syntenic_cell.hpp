@@ -3,6 +3,8 @@
 // pairwise/gotoh_cell.hpp lists): its state is S, D, I, H; a strip hands
 // the next one S, I and H of its last column; recurrence.hpp's
 // update_cell is the row's cell, unchanged.
+#include <cstdint>
+
 #include "core/host_device.hpp"
 #include "syntenic/recurrence.hpp"
 
@@ -81,6 +83,29 @@ GDP_UNROLL
   using State = TraceState;
   using Move = syntenic::Move;
   GDP_HD static Move step_back(int& state, unsigned bits) { return syntenic::step_back(state, bits); }
+  // What the chunked walk (pairwise/cuda/chunk_walk.cuh) records of a
+  // move, a character regions.hpp's step_of_op decodes: M a pair, I a
+  // query letter against a gap, D a target letter against a gap, q and t a
+  // block's query and target letters, Q and T a block's first; 0 for none.
+  // And the letters it moves back over. A syntenic path runs to the border.
+  GDP_HD static bool stops(Move) { return false; }
+  GDP_HD static char trace_op(Move m, const std::uint8_t*, const std::uint8_t*, int, int) {
+    switch (m) {
+      case Move::diagonal: return 'M';
+      case Move::query_gap: return 'I';
+      case Move::target_gap: return 'D';
+      case Move::block_query: return 'q';
+      case Move::block_target: return 't';
+      case Move::block_query_first: return 'Q';
+      case Move::block_target_first: return 'T';
+      case Move::none: break;
+    }
+    return 0;
+  }
+  GDP_HD static void move_back(Move m, int& i, int& j) {
+    if (m == Move::diagonal || m == Move::query_gap || m == Move::block_query || m == Move::block_query_first) --i;
+    if (m == Move::diagonal || m == Move::target_gap || m == Move::block_target || m == Move::block_target_first) --j;
+  }
 
   GDP_HD static bool keeps_last(const LastRow& out) { return out.s != nullptr; }
   GDP_HD static void keep_last(const LastRow& out, long long j, const Down&, const Down& after) {

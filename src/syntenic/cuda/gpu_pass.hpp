@@ -2,8 +2,15 @@
 // The GPU score pass: the same contract as the CPU passes (cpu/passes.hpp),
 // computed by the strip engine's kernel with the syntenic cell
 // (syntenic_score.cu). Plain C++: no CUDA types.
+#include <optional>
+
 #include "pairwise/gpu_tuning.hpp"
 #include "syntenic/cpu/passes.hpp"
+
+namespace gdp::pairwise::striped {
+template <class Types>
+struct Kept;
+}
 
 namespace gdp::syntenic {
 
@@ -19,11 +26,27 @@ LastCell score_pass_gpu(Residues a, Residues b, const ScoringScheme& scheme, con
 std::vector<Down> last_row_gpu(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs,
                                const Borders& borders, int device, const pairwise::GpuTuning& tuning = {});
 
-// The .cu file's side (CUDA builds only): the pass, with recurrence.hpp's
+// An alignment by the chunked traceback (syntenic_traceback.cu): a kept
+// score pass, then the walk back from (m, n) through the chunks on the
+// path, recomputed with the direction bits (dissertation section 6.3,
+// CHUNKED2D). The same alignment as align_full_matrix. nullopt when the
+// kept edges would take more than half the free device memory, or without
+// CUDA.
+std::optional<Alignment> align_gpu_chunked(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs,
+                                           int device);
+
+// The .cu files' side (CUDA builds only): the pass, with recurrence.hpp's
 // boundaries or with `borders`, and row m wanted whole in `row`, or only
-// its last cell.
+// its last cell; `kept` not null: a kept pass (strip edges and checkpoint
+// rows left on the device for the traceback).
+struct CellTypes;
 LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs, int device,
-                       pairwise::GpuTuning tuning, const Borders* borders, std::vector<Down>* row);
+                       pairwise::GpuTuning tuning, const Borders* borders, std::vector<Down>* row,
+                       pairwise::striped::Kept<CellTypes>* kept = nullptr);
+std::optional<Alignment> chunked_alignment(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs,
+                                           int device);
+// Device memory a kept pass of m x n needs beyond an ordinary one.
+long long kept_bytes(long long m, long long n);
 GpuStats& gpu_stats_counters();
 
 }  // namespace gdp::syntenic

@@ -12,6 +12,7 @@
 
 #include "core/cuda_check.hpp"
 #include "core/error.hpp"
+#include "pairwise/cuda/chunk_recompute.cuh"
 #include "pairwise/cuda/strip_kernel.cuh"
 #include "pairwise/query_letters.hpp"
 #include "syntenic/cuda/gpu_pass.hpp"
@@ -24,7 +25,8 @@ using namespace pairwise::striped;
 using SyntenicParams = Params<CellTypes>;
 using Kernel = void (*)(SyntenicParams);
 
-Kernel kernel_for(int lane_columns) {
+Kernel kernel_for(int lane_columns, bool kept) {
+  if (kept) return strip_score<SyntenicCell, kKeptCols, false, true>;
   return lane_columns == 16 ? strip_score<SyntenicCell, 16, false, false> : strip_score<SyntenicCell, 8, false, false>;
 }
 
@@ -34,15 +36,15 @@ struct Workspace {
   cuda::DeviceArray<std::uint8_t> q, t;
   cuda::DeviceArray<int> sub, last_s, last_d, last_h;
   cuda::DeviceArray<Edge> ring, edges, left;
-  cuda::DeviceArray<Down> top;
+  cuda::DeviceArray<Down> top, checkpoints;
   cuda::DeviceArray<unsigned long long> flags;
   std::size_t bytes() const {
     return q.bytes() + t.bytes() + sub.bytes() + last_s.bytes() + last_d.bytes() + last_h.bytes() + ring.bytes() +
-           edges.bytes() + left.bytes() + top.bytes() + flags.bytes();
+           edges.bytes() + left.bytes() + top.bytes() + checkpoints.bytes() + flags.bytes();
   }
   void release() {
     q.release(), t.release(), sub.release(), last_s.release(), last_d.release(), last_h.release(), ring.release(),
-        edges.release(), left.release(), top.release(), flags.release();
+        edges.release(), left.release(), top.release(), checkpoints.release(), flags.release();
   }
 };
 
@@ -53,8 +55,15 @@ Workspace& workspace() {
 
 }  // namespace
 
+long long kept_bytes(long long m, long long n) {
+  const long long strips = (n + kKeptWidth - 1) / kKeptWidth;
+  return strips * m * static_cast<long long>(sizeof(Edge)) +
+         (m / kKeptRows) * strips * kKeptWidth * static_cast<long long>(sizeof(Down));
+}
+
 LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs, int device,
-                       pairwise::GpuTuning tuning, const Borders* borders, std::vector<Down>* row) {
+                       pairwise::GpuTuning tuning, const Borders* borders, std::vector<Down>* row,
+                       Kept<CellTypes>* kept) {
   const long long m = static_cast<long long>(a.size()), n = static_cast<long long>(b.size());
   if (m == 0 || n == 0) {
     if (!row) return score_scalar(a, b, scheme, costs);
@@ -72,13 +81,15 @@ LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, cons
   GDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   const DeviceLimits limits{prop.multiProcessorCount, prop.sharedMemPerBlockOptin};
 
-  const pairwise::QueryLetters letters = pairwise::query_letters(a, scheme);
+  // Kept passes keep the alphabet's ranks, which the traceback's profiles read.
+  const pairwise::QueryLetters letters =
+      kept ? pairwise::QueryLetters{{a.begin(), a.end()}, scheme.scores, scheme.dim} : pairwise::query_letters(a, scheme);
   PassRequest req;
   req.m = m, req.n = n, req.max_abs_score = scheme.max_abs_score(), req.profile_rows = letters.rows;
-  req.last_h = true, req.edge_bytes = static_cast<int>(sizeof(Edge));
+  req.last_h = true, req.edge_bytes = static_cast<int>(sizeof(Edge)), req.kept = kept != nullptr;
   tuning.bits = 32;  // the syntenic cell has no 16-bit form
   const KernelPlan kp = plan_kernel(req, tuning, limits);
-  const Kernel kernel = kernel_for(kp.lane_columns);
+  const Kernel kernel = kernel_for(kp.lane_columns, kept != nullptr);
   GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kp.shared_bytes)));
   int fit = 0;
   GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, kWarpsPerBlock * kLanes, kp.shared_bytes));
@@ -111,6 +122,9 @@ LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, cons
     GDP_CUDA_CHECK(cudaMemcpy(w.left.get(), borders->left.data() + 1, static_cast<std::size_t>(m) * sizeof(Edge),
                               cudaMemcpyHostToDevice));
   }
+  const long long checkpoint_rows = kept ? m / kKeptRows : 0;
+  if (checkpoint_rows > 0)
+    w.checkpoints.reserve(static_cast<std::size_t>(checkpoint_rows * gp.strips * strip_width), "cudaMalloc (checkpoints)");
   GpuStats& stats = gpu_stats_counters();
   stats.peak_memory_bytes = std::max(stats.peak_memory_bytes, w.bytes());
   GDP_CUDA_CHECK(cudaMemcpy(w.q.get(), letters.q.data(), letters.q.size(), cudaMemcpyHostToDevice));
@@ -133,6 +147,8 @@ LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, cons
   std::vector<int> s_row, d_row, h_row;
   if (row) s_row.resize(static_cast<std::size_t>(n + 1)), d_row.resize(s_row.size()), h_row.resize(s_row.size());
   p.padded_n = gp.strips * strip_width;
+  p.checkpoints = checkpoint_rows > 0 ? w.checkpoints.get() : nullptr;
+  if (kept) *kept = Kept<CellTypes>{w.ring.get(), p.checkpoints, w.q.get(), w.t.get(), w.sub.get(), p.padded_n, kKeptRows};
 
   LastCell last;
   for (long long from = 0; from < n; from += piece) {
