@@ -4,7 +4,7 @@
 # (--tune kernel=NAME), its 32-bit kernel in global mode with strips handing
 # over in shared memory and through a ring of two slots, and its chunked
 # traceback; gpu-syntenic's score kernel at both widths, through a ring of
-# two slots and with the target in pieces. Each pair is just over the
+# two slots and with the target in pieces, and its chunked traceback. Each pair is just over the
 # engines' 2^24 cells, below which they run on the CPU, and each run's
 # timing report must show a GPU pass. Fails if any run reports anything or
 # ran no kernel. On the GPU machine, after scripts/gpu-test.sh --build-only
@@ -55,6 +55,7 @@ for tool in memcheck racecheck synccheck initcheck; do
   done
   san "$tool" $syn --tune group=1 --tune max_slots=2 "$work/q.fa" "$work/t.fa"
   san "$tool" $syn --tune piece_columns=20000 "$work/q.fa" "$work/t.fa"
+  san "$tool" "$build/gpu-syntenic" -q --format tsv --report "$work/r.json" "$work/a.fa" "$work/b.fa"
 done
 rm -rf "$work"
 exit $failed

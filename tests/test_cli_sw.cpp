@@ -640,3 +640,16 @@ TEST_CASE("gpu-sw without a GPU says so once and runs on the CPU", "[cli]") {
     check_bad_input(box.run({"--cpu", "--device", "0", ex.query, ex.target}), "--device");
   }
 }
+
+TEST_CASE("gpu-sw: a --tune just before the files takes one key=value and leaves the files", "[cli]") {
+  Sandbox box;
+  const Example& ex = examples()[0];
+  const Result plain = box.run_cpu({"--score-only", "--format", "tsv", ex.query, ex.target});
+  const std::string out = box.path("tuned.tsv");
+  const Result tuned =
+      box.run_cpu({"--score-only", "--format", "tsv", "--tune", "lane_columns=8", ex.query, ex.target, "-o", out});
+  INFO(tuned.err);
+  REQUIRE(plain.status == 0);
+  REQUIRE(tuned.status == 0);
+  CHECK(read_text(out) == plain.out);
+}

@@ -23,7 +23,9 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
   app.add_flag("-v,--verbose", o.verbose, "More messages on stderr")->group("Common");
   app.add_flag("-q,--quiet", o.quiet, "Only errors on stderr")->group("Common");
   // Benchmark knobs, left out of --help: each engine's table of keys says what they set.
-  app.add_option("--tune", o.tune, "key=value: a benchmark knob of the engine")->group("");
+  app.add_option("--tune", o.tune, "key=value: a benchmark knob of the engine")
+      ->allow_extra_args(false)  // one pair a --tune: the positional files after it stay files
+      ->group("");
   app.set_version_flag("--version", std::string(version));
 }
 

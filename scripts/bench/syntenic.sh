@@ -2,7 +2,8 @@
 # gpu-syntenic (issue 16) in one run: the GPU score pass (the strip engine
 # with the syntenic cell) on 1e5 x 1e6 and 1e5 x 1e7 random DNA, at each of
 # its lane widths; a pair of 220 kbp homologous regions with unrelated
-# stretches (score, then the full alignment, end to end); and the CPU's
+# stretches and one of 1e5 (score, then the full alignment, end to end);
+# and the CPU's
 # OpenMP pass against the oracle's single thread on the same 2e4 x 2e5
 # pair. Kernel time and peak device memory come from the timing report.
 # Prints Markdown tables for bench/RESULTS.md.
@@ -24,6 +25,8 @@ make t1e7.fa random --alphabet dna --length 10000000 --seed 44 --name t1e7
 make q2e4.fa random --alphabet dna --length 20000 --seed 51 --name q2e4
 make t2e5.fa random --alphabet dna --length 200000 --seed 52 --name t2e5
 make r220a.fa random --alphabet dna --length 220000 --seed 53 --name region_a
+make h1e5a.fa random --alphabet dna --length 100000 --seed 55 --name h1e5a
+make h1e5b.fa mutate --input "$work/h1e5a.fa" --rate 0.05 --blocks 10 --block-length 2000 --seed 56 --name h1e5b
 make r220b.fa mutate --input "$work/r220a.fa" --rate 0.05 --blocks 20 --block-length 2000 --seed 54 --name region_b
 
 calc() { awk "BEGIN { print $* }"; }
@@ -52,6 +55,7 @@ row "1e5 x 1e7" "$work/q1e5.fa" "$work/t1e7.fa" "GPU"
 for cols in 8 16; do
   row "1e5 x 1e7" "$work/q1e5.fa" "$work/t1e7.fa" "GPU, $cols columns a lane" --tune lane_columns=$cols
 done
+row "1e5 x 1e5 homologous" "$work/h1e5a.fa" "$work/h1e5b.fa" "GPU"
 row "220k x 220k homologous" "$work/r220a.fa" "$work/r220b.fa" "GPU"
 row "2e4 x 2e5" "$work/q2e4.fa" "$work/t2e5.fa" "CPU $threads threads (OpenMP tiles)" --cpu --threads "$threads"
 row "2e4 x 2e5" "$work/q2e4.fa" "$work/t2e5.fa" "CPU 1 thread (the oracle)" --cpu --threads 1
@@ -70,6 +74,7 @@ align_row() {  # name q t label flags...
     "$(grep -o '"kind":"match"' "$work/aln.json" | wc -l)" "$(grep -o '"kind":"block"' "$work/aln.json" | wc -l)" \
     "$(calc "$t1 - $t0")" "$(field "$work/a.json" compute)" "$(field "$work/a.json" kernel_seconds)"
 }
+align_row "1e5 x 1e5 homologous" "$work/h1e5a.fa" "$work/h1e5b.fa" "GPU (what it runs on the CPU included)"
 align_row "220k x 220k homologous" "$work/r220a.fa" "$work/r220b.fa" "GPU (what it runs on the CPU included)"
 echo
 echo "(CPU rows on $threads threads and on 1; the GPU's score rows run the 32-bit strip kernel.)"

@@ -3,11 +3,14 @@
 // cell's Edge. A group of p.group neighbouring strips is swept by the warps
 // of one block; inside it the edge goes through a Link in shared memory,
 // between groups through the ring in device memory (slot u % slots for
-// group u), in batches of kBatch rows signalled by a counter or a flag. The
+// group u), in batches of kBatch rows signalled by mbarriers or a flag. The
 // links and the ticket of a block's group live in shared memory. Blocks
 // take groups in order from a ticket, so a warp only ever waits for a strip
 // whose warp is already running (the deadlock rule of Xiao, Aji and Feng).
 #include <cuda/atomic>
+#include <cuda/ptx>
+
+#include <cstdint>
 
 #include "pairwise/cuda/strip_params.cuh"
 #include "pairwise/gotoh_cell.hpp"
@@ -55,17 +58,44 @@ __device__ __forceinline__ void publish_strip_best(const Params<Types>& p, long 
 }
 
 constexpr int kLinkRows = 64;  // rows a link holds: more than a strip's lag behind its left neighbour
+constexpr int kLinkSlots = kLinkRows / kBatch;
+// A link's batch slot k holds rows 8q + 1 + 8k .. 8q + 8 + 8k for q = 0, 1, ...
+// Its two mbarriers, on each of which both warps' 64 lanes arrive once a
+// batch: written[k] completes when the left warp has written the slot (the
+// right warp arrives, then waits), read[k] when the right warp has read it
+// (the left warp arrives, then waits, before it writes the slot again).
+// racecheck sees these orderings; block-scope atomic counters it does not
+// (scripts/bench/handover_race_probe.cu).
 template <class Edge>
 struct Link {
   Edge rows[kLinkRows];  // row r at (r - 1) % kLinkRows
-  int published;         // rows written by the left warp
-  int consumed;          // rows read by the right warp
+  std::uint64_t written[kLinkSlots];
+  std::uint64_t read[kLinkSlots];
 };
 template <class Edge>
 struct BlockShared {
   Link<Edge> links[kWarpsPerBlock - 1];  // links[w]: from warp w to warp w + 1
   long long group;
 };
+
+// Before a block's first strip: the links' mbarriers, each for both warps' lanes.
+template <class Edge>
+__device__ __forceinline__ void start_links(BlockShared<Edge>& shared) {
+  if (threadIdx.x == 0)
+    for (Link<Edge>& l : shared.links)
+      for (int k = 0; k < kLinkSlots; ++k)
+        ::cuda::ptx::mbarrier_init(&l.written[k], 2 * kLanes), ::cuda::ptx::mbarrier_init(&l.read[k], 2 * kLanes);
+  __syncthreads();
+}
+
+// This lane's arrival on a link's mbarrier, then its wait for the phase to
+// complete. False if `abort` was set first.
+__device__ __forceinline__ bool arrive_and_wait(std::uint64_t* barrier, const int* abort) {
+  const std::uint64_t token = ::cuda::ptx::mbarrier_arrive(barrier);
+  while (!::cuda::ptx::mbarrier_try_wait(barrier, token))
+    if (abort && *reinterpret_cast<const volatile int*>(abort)) return false;
+  return true;
+}
 
 // A strip's two neighbours: the matrix's column 0 (or the piece's left
 // edge), a link, or a ring slot (or, on the right of the last strip,
@@ -94,25 +124,6 @@ __device__ __forceinline__ Neighbours<Edge> neighbours(const Params<Types>& p, l
   return nb;
 }
 
-// Waits until the counter reaches `at_least` (block scope, acquire).
-__device__ __forceinline__ bool wait_count(int* count, int at_least, const int* abort) {
-  ::cuda::atomic_ref<int, ::cuda::thread_scope_block> c(*count);
-  while (c.load(::cuda::memory_order_acquire) < at_least) {
-    __nanosleep(kPollPauseNs);
-    if (abort && *reinterpret_cast<const volatile int*>(abort)) return false;
-  }
-  return true;
-}
-
-// An acquire load of a link's counter whose value lane 0 has already
-// waited for: the lanes that then read or write the link's rows each
-// synchronise with the other warp's release themselves, so every access to
-// the rows is ordered by the memory model, not by the warp's lock-step.
-__device__ __forceinline__ void acquire_count(int& count) {
-  ::cuda::atomic_ref<int, ::cuda::thread_scope_block> c(count);
-  (void)c.load(::cuda::memory_order_acquire);
-}
-
 // The next strip for this warp, or -1 when there is none left (or the pass
 // was aborted). With groups, the block takes a group from the ticket and
 // warp w sweeps its strip w; a warp whose strip lies past the end gets -2
@@ -130,7 +141,6 @@ __device__ __forceinline__ long long next_strip(const Params<Types>& p, BlockSha
   if (threadIdx.x == 0) {
     const bool aborted = p.overflow && *reinterpret_cast<const volatile int*>(p.overflow);
     shared.group = aborted ? p.strips : static_cast<long long>(atomicAdd(p.ticket, 1ull));
-    for (Link<Edge>& l : shared.links) l.published = 0, l.consumed = 0;
   }
   __syncthreads();
   if (shared.group * p.group >= p.strips) return -1;
@@ -166,21 +176,15 @@ __device__ __forceinline__ bool load_left_batch(const Params<Types>& p, const Ne
     return true;
   }
   const int upto = min(step + kBatch, p.m);
-  int ready = 1;
   if (nb.in_link) {
-    if (lane == 0) ready = wait_count(&nb.in_link->published, upto, abort);
-    if (!__shfl_sync(kFull, ready, 0)) return false;
-    if (lane < kBatch && row <= p.m) {
-      acquire_count(nb.in_link->published);  // each reading lane's own acquire of the rows lane 0 saw published
-      in = nb.in_link->rows[(row - 1) % kLinkRows];
-    }
-    __syncwarp();
-    if (lane == 0) {
-      ::cuda::atomic_ref<int, ::cuda::thread_scope_block> c(nb.in_link->consumed);
-      c.store(upto, ::cuda::memory_order_release);
-    }
+    const int batch = step / kBatch, slot = batch % kLinkSlots;
+    if (!__all_sync(kFull, arrive_and_wait(&nb.in_link->written[slot], abort))) return false;
+    if (lane < kBatch && row <= p.m) in = nb.in_link->rows[(row - 1) % kLinkRows];
+    if (batch + kLinkSlots < (p.m + kBatch - 1) / kBatch)  // the left warp writes this slot again
+      (void)::cuda::ptx::mbarrier_arrive(&nb.in_link->read[slot]);
     return true;
   }
+  int ready = 1;
   if (lane == 0) ready = wait_flag(&p.flags[nb.in_slot], flag_value(nb.in_group, upto), abort);
   if (!__shfl_sync(kFull, ready, 0)) return false;
   __syncwarp();  // orders the other lanes' reads after lane 0's acquire
@@ -253,19 +257,10 @@ __device__ __forceinline__ bool publish_edge(const Params<Types>& p, const Neigh
     return true;
   }
   if (nb.out_link) {
-    int ready = 1;  // the rows kLinkRows before these have been read
-    if (lane == 0) ready = wait_count(&nb.out_link->consumed, r - kLinkRows, abort);
-    if (!__shfl_sync(kFull, ready, 0)) return false;
-    if (lane < kBatch && base + lane < r) {
-      acquire_count(nb.out_link->consumed);  // each writing lane's own acquire: the reads of these slots are done
-      nb.out_link->rows[(base + lane) % kLinkRows] = out;
-    }
-    __threadfence_block();
-    __syncwarp();
-    if (lane == 0) {
-      ::cuda::atomic_ref<int, ::cuda::thread_scope_block> c(nb.out_link->published);
-      c.store(r, ::cuda::memory_order_release);
-    }
+    const int batch = base / kBatch, slot = batch % kLinkSlots;
+    if (batch >= kLinkSlots && !__all_sync(kFull, arrive_and_wait(&nb.out_link->read[slot], abort))) return false;
+    if (lane < kBatch && base + lane < r) nb.out_link->rows[(base + lane) % kLinkRows] = out;
+    (void)::cuda::ptx::mbarrier_arrive(&nb.out_link->written[slot]);
     return true;
   }
   if constexpr (Tagged) {

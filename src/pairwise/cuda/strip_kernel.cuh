@@ -34,6 +34,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) strip_score(Params<typ
   using Score = ProfileScore<Cols>;
   extern __shared__ __align__(16) unsigned char profile_bytes[];
   __shared__ BlockShared<Edge> shared;
+  start_links(shared);
   Score* profiles = reinterpret_cast<Score*>(profile_bytes);
   const int lane = static_cast<int>(threadIdx.x) & (kLanes - 1);
   Score* profile = profiles + (threadIdx.x / kLanes) * p.rows * kStripWidth;

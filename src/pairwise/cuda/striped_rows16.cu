@@ -45,6 +45,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_rows16(GotohPa
   constexpr int kWidth = 2 * kHalf;
   extern __shared__ __align__(16) uint4 profiles_rows16[];
   __shared__ BlockShared<GotohEdge> shared;
+  start_links(shared);
   const int lane = static_cast<int>(threadIdx.x) & (kLanes - 1);
   uint4* profile = profiles_rows16 + (threadIdx.x / kLanes) * p.rows * (Cols / 4) * kLanes;
   const int m = p.m;

@@ -84,6 +84,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohP
   constexpr int kWidth = 2 * kHalf;
   extern __shared__ __align__(16) unsigned profiles16[];
   __shared__ BlockShared<GotohEdge> shared;
+  start_links(shared);
   const int lane = static_cast<int>(threadIdx.x) & (kLanes - 1);
   unsigned* profile = profiles16 + (threadIdx.x / kLanes) * p.rows * (kWidth / 4);
   const int m = p.m;
