@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "align3/align3.hpp"
+#include "align3/cpu/passes.hpp"
 #include "align3/recurrence.hpp"
 #include "pairwise/pairwise.hpp"
 #include "random_inputs.hpp"
@@ -158,4 +159,44 @@ TEST_CASE("align3: rescore refuses columns that do not cover the sequences", "[a
   align3::Alignment empty_column = al;
   empty_column.moves.push_back(0);
   REQUIRE_THROWS(align3::rescore(empty_column, a, b, c, s, 3));
+}
+
+TEST_CASE("align3: the anti-diagonal planes (OpenMP) equal the oracle, the last layer cell by cell", "[align3]") {
+  std::mt19937 rng(84);
+  const ScoringScheme s = test::dna_scheme();
+  for (int trial = 0; trial < 40; ++trial) {
+    const Seq a = test::random_ranks(rng, rng() % 30, 4), b = test::random_ranks(rng, rng() % 30, 4),
+              c = test::random_ranks(rng, rng() % 30, 4);
+    const int g = 1 + static_cast<int>(rng() % 6);
+    const std::vector<int> layer = align3::last_layer(a, b, c, s, g, 3);
+    INFO("trial " << trial << " " << a.size() << " x " << b.size() << " x " << c.size());
+    REQUIRE(layer.size() == (b.size() + 1) * (c.size() + 1));
+    for (std::size_t j = 0; j <= b.size(); j += 1 + b.size() / 4)
+      for (std::size_t k = 0; k <= c.size(); k += 1 + c.size() / 4) {
+        const Seq bj(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(j)), ck(c.begin(), c.begin() + static_cast<std::ptrdiff_t>(k));
+        REQUIRE(layer[j * (c.size() + 1) + k] == align3::score_scalar(a, bj, ck, s, g));
+      }
+    REQUIRE(align3::score_wavefront(a, b, c, s, g, 2) == align3::score_scalar(a, b, c, s, g));
+  }
+}
+
+TEST_CASE("align3: the linear-space alignment equals the oracle and re-scores to it", "[align3]") {
+  std::mt19937 rng(85);
+  const ScoringScheme dna = test::dna_scheme(), blosum = test::protein_scheme();
+  for (int trial = 0; trial < 30; ++trial) {
+    const bool protein = trial % 3 == 2;
+    const ScoringScheme& s = protein ? blosum : dna;
+    const int letters = protein ? 20 : 4;
+    const Seq a = test::random_ranks(rng, rng() % 60, letters);
+    const Seq b = test::mutate(rng, a, letters, 0.2), c = trial % 2 ? test::mutate(rng, a, letters, 0.3)
+                                                                    : test::random_ranks(rng, rng() % 60, letters);
+    const int g = protein ? 8 : 3;
+    const int score = align3::score_scalar(a, b, c, s, g);
+    for (const long long base : {1LL, 64LL, 1LL << 18}) {
+      const align3::Alignment al = align3::align_linear(a, b, c, s, g, 2, base);
+      INFO("trial " << trial << " parts of " << base);
+      REQUIRE(al.score == score);
+      REQUIRE(align3::rescore(al, a, b, c, s, g) == score);
+    }
+  }
 }
