@@ -6,6 +6,7 @@ packages=(
   cmake g++ make pkg-config zlib1g-dev
   libcli11-dev libseqan3-dev libspdlog-dev libfmt-dev
   catch2 nlohmann-json3-dev libparasail-dev parasail
+  python3-biopython  # tests: Biopython reads gpu-align3's Clustal
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -7,20 +7,28 @@
 
 namespace gdp::app {
 
-void add_scoring_options(CLI::App& app, ScoringFlags& f) {
+void add_substitution_options(CLI::App& app, ScoringFlags& f) {
   app.add_option("--alphabet", f.alphabet, "auto | dna | rna | protein")->capture_default_str();
   app.add_option("--matrix", f.matrix, "Substitution matrix: BLOSUM45/50/62/80/90, PAM30/70/250, EDNAFULL, or an NCBI-format file");
   app.add_option("--match", f.match, "Nucleotide match score (default 2)");
   app.add_option("--mismatch", f.mismatch, "Nucleotide mismatch score (default -3)");
+}
+
+void add_scoring_options(CLI::App& app, ScoringFlags& f) {
+  add_substitution_options(app, f);
   app.add_option("--gap-open", f.gap_open, "Gap open cost (default 5 DNA, 11 protein)");
   app.add_option("--gap-extend", f.gap_extend, "Gap extend cost per letter (default 2 DNA, 1 protein)");
 }
 
 Alphabet choose_alphabet(const ScoringFlags& flags, const SequenceFile& a, const SequenceFile& b) {
+  return choose_alphabet(flags, std::vector<const SequenceFile*>{&a, &b});
+}
+
+Alphabet choose_alphabet(const ScoringFlags& flags, const std::vector<const SequenceFile*>& files) {
   const Alphabet asked = parse_alphabet(flags.alphabet);
   if (asked != Alphabet::automatic) return asked;
   std::vector<const std::string*> all;
-  for (const auto* f : {&a, &b})
+  for (const SequenceFile* f : files)
     for (const auto& r : f->records) all.push_back(&r.residues);
   const Alphabet found = detect_alphabet(all);
   spdlog::debug("alphabet: {}", to_string(found));

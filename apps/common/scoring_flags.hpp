@@ -1,7 +1,8 @@
 #pragma once
 // The scoring flags gpu-sw and gpu-syntenic share (--alphabet, --matrix,
 // --match, --mismatch, --gap-open, --gap-extend), the scheme they make, and
-// the inputs encoded in it.
+// the inputs encoded in it. gpu-align3 takes the substitution flags only
+// (its gaps are linear: one --gap of its own).
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
@@ -21,10 +22,15 @@ struct ScoringFlags {
   std::string matrix;
 };
 
+// --alphabet, --matrix, --match and --mismatch.
+void add_substitution_options(CLI::App& app, ScoringFlags& flags);
+// Those, then --gap-open and --gap-extend.
 void add_scoring_options(CLI::App& app, ScoringFlags& flags);
 
 // The alphabet asked for, or the one every record of both inputs fits.
 Alphabet choose_alphabet(const ScoringFlags& flags, const SequenceFile& a, const SequenceFile& b);
+// The same over every record of `files`.
+Alphabet choose_alphabet(const ScoringFlags& flags, const std::vector<const SequenceFile*>& files);
 
 // Match/mismatch for nucleotides (default +2/-3), a matrix for protein
 // (default BLOSUM62); gap costs 5/2 for nucleotides, 11/1 for protein.

@@ -7,8 +7,6 @@
 namespace gdp::io {
 namespace {
 
-constexpr std::int64_t width = 60;
-
 // NAME, padded to name_w, then FROM in 10 columns, S, and TO in 10 columns.
 void sequence_line(std::ostream& out, const std::string& name, std::size_t name_w, std::int64_t from,
                    const std::string& s, std::int64_t to) {
@@ -39,8 +37,8 @@ void write_alignment_blocks(std::ostream& out, const AlignedColumns& c, const Sc
     }
   const std::size_t name_w = std::clamp<std::size_t>(std::max(c.query.id.size(), c.target.id.size()), 6, 20);
   std::int64_t qi = c.query_begin, tj = c.target_begin;
-  for (std::size_t col = 0; col < top.size(); col += width) {
-    const std::string qs = top.substr(col, width), ms = mid.substr(col, width), ts = bottom.substr(col, width);
+  for (std::size_t col = 0; col < top.size(); col += block_width) {
+    const std::string qs = top.substr(col, block_width), ms = mid.substr(col, block_width), ts = bottom.substr(col, block_width);
     const std::int64_t qn = std::count_if(qs.begin(), qs.end(), [](char x) { return x != '-'; });
     const std::int64_t tn = std::count_if(ts.begin(), ts.end(), [](char x) { return x != '-'; });
     sequence_line(out, c.query.id.substr(0, name_w), name_w, qi + 1, qs, qi + qn);

@@ -4,6 +4,7 @@
 // score, '.' other, ' ' gap) and a target line, each sequence line between
 // the 1-based positions of its first and last letters, then a blank line.
 // Shared by gpu-sw's pair format and gpu-syntenic's listing.
+#include <cstddef>
 #include <cstdint>
 #include <ostream>
 #include <span>
@@ -14,6 +15,10 @@
 #include "pairwise/pairwise.hpp"
 
 namespace gdp::io {
+
+// Columns a line in every blocked alignment output: the pair format, the
+// listing, aligned FASTA and Clustal.
+inline constexpr std::size_t block_width = 60;
 
 // The columns of `cigar`, starting at 0-based letters query_begin and
 // target_begin of the two records (ranks: the records encoded by `scheme`).

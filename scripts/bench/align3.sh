@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# gpu-align3 (issue 17) in one run: the score of three related random DNA
+# sequences with the oracle's single thread and the OpenMP planes, at sizes
+# the oracle finishes in seconds, and the full alignment; the scaling of
+# the OpenMP planes with the threads. Cells are |a| |b| |c|. Prints
+# Markdown tables for bench/RESULTS.md.
+# Usage: scripts/bench/align3.sh [build-dir] [sizes...]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=${1:-build}
+shift || true
+sizes=${*:-300 600 1000}
+threads=${THREADS:-$(nproc)}
+[ -x "$build/gpu-align3" ] || { echo "align3: $build/gpu-align3 missing: build first" >&2; exit 1; }
+work=${WORK:-$(mktemp -d)}
+mkdir -p "$work"
+gen=scripts/bench/make_fasta.py
+calc() { awk "BEGIN { print $* }"; }
+field() { grep -o "\"$2\": [0-9.e+-]*" "$1" | awk '{print $2}' | head -1 || true; }
+
+echo "| n (each) | cells | run | score | wall s | compute s | G cells/s |"
+echo "|---|---|---|---|---|---|---|"
+for n in $sizes; do
+  trio=$work/trio$n.fa
+  if [ ! -s "$trio" ]; then
+    "$gen" random --alphabet dna --length "$n" --seed "$n" --name a > "$work/a$n.fa"
+    "$gen" mutate --input "$work/a$n.fa" --rate 0.1 --seed $((n + 1)) --name b > "$work/b$n.fa"
+    "$gen" mutate --input "$work/a$n.fa" --rate 0.2 --seed $((n + 2)) --name c > "$work/c$n.fa"
+    cat "$work/a$n.fa" "$work/b$n.fa" "$work/c$n.fa" > "$trio"
+  fi
+  cells=$(calc "$n * $n * $n")
+  for run in "1 thread (the oracle)|--cpu --threads 1" "$threads threads (OpenMP planes)|--cpu --threads $threads"; do
+    label=${run%%|*}
+    flags=${run#*|}
+    t0=$(date +%s.%N)
+    # shellcheck disable=SC2086
+    "$build/gpu-align3" $flags -q --score-only --format tsv --report "$work/r.json" "$trio" -o "$work/out.tsv"
+    t1=$(date +%s.%N)
+    compute=$(field "$work/r.json" compute)
+    printf "| %s | %.2e | score, %s | %s | %.2f | %.3f | %.2f |\n" "$n" "$cells" "$label" \
+      "$(awk '!/^#/{print $5; exit}' "$work/out.tsv")" "$(calc "$t1 - $t0")" "$compute" "$(calc "$cells / $compute / 1e9")"
+  done
+  t0=$(date +%s.%N)
+  "$build/gpu-align3" --cpu --threads "$threads" -q --format tsv --report "$work/a.json" "$trio" -o "$work/aln.tsv"
+  t1=$(date +%s.%N)
+  compute=$(field "$work/a.json" compute)
+  printf "| %s | %.2e | alignment, %s threads | %s | %.2f | %.3f | %.2f |\n" "$n" "$cells" "$threads" \
+    "$(awk '!/^#/{print $5; exit}' "$work/aln.tsv")" "$(calc "$t1 - $t0")" "$compute" "$(calc "$cells / $compute / 1e9")"
+done
+echo
+echo "| threads | n | compute s | speed-up over 1 thread |"
+echo "|---|---|---|---|"
+n=${sizes##* }
+base=""
+for t in 1 2 4 8 16; do
+  [ "$t" -le "$threads" ] || continue
+  "$build/gpu-align3" --cpu --threads "$t" -q --score-only --format tsv --report "$work/r.json" "$work/trio$n.fa" -o /dev/null
+  compute=$(field "$work/r.json" compute)
+  base=${base:-$compute}
+  printf "| %s | %s | %.3f | %.2f |\n" "$t" "$n" "$compute" "$(calc "$base / $compute")"
+done

@@ -1,0 +1,62 @@
+#pragma once
+// gpu-align3's engine: the optimal alignment of three sequences under the
+// sum-of-pairs score with linear gaps (recurrence.hpp).
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/scoring.hpp"
+
+namespace gdp::align3 {
+
+using Residues = std::span<const std::uint8_t>;
+
+struct Alignment {
+  int score = 0;
+  // The columns in order, each a move (recurrence.hpp: bit 1 a, 2 b, 4 c
+  // advance); empty for score-only results.
+  std::vector<std::uint8_t> moves;
+};
+
+// The gap cost when none is given: a letter against a gap costs more than
+// half a mismatch pair costs, so that two sequences equal but for a letter
+// align that letter as a mismatch, not as two gaps (DNA: mismatch -3,
+// gap 4; BLOSUM62: gap 8, as MSA programs' linear-gap defaults).
+inline constexpr int default_gap_nucleotide = 4;
+inline constexpr int default_gap_protein = 8;
+inline constexpr int max_gap = 1000;
+
+enum class Backend { cpu_scalar, cpu_openmp, gpu };
+std::string_view to_string(Backend b);
+
+struct Options {
+  int gap = default_gap_nucleotide;
+  bool score_only = false;
+  Backend backend = Backend::cpu_scalar;  // gpu: not built yet; the CPU threads run it
+  int threads = 1;
+};
+
+// The score, or an optimal alignment: through the full cube where it takes
+// at most 2^26 bytes, else in O(|b| |c|) memory (cpu/passes.hpp).
+Alignment align(Residues a, Residues b, Residues c, const ScoringScheme& scheme, const Options& options);
+
+// Throws InputError when these lengths and scores could leave int32.
+void check_score_range(std::int64_t a, std::int64_t b, std::int64_t c, const ScoringScheme& scheme, int gap);
+
+// The oracle's score: plane by plane, O(|b| |c|) memory.
+int score_scalar(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap);
+
+// The full cube of moves and a traceback: (|a|+1)(|b|+1)(|c|+1) bytes.
+Alignment align_full_cube(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap);
+
+// The score of an alignment from its columns. Throws std::logic_error when
+// the moves do not use every letter of the three sequences exactly once.
+int rescore(const Alignment& alignment, Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap);
+
+// One sequence's row of the alignment: its letters (as `letters`, indexed
+// by rank) with '-' where the column does not advance it.
+std::string row_of(const Alignment& alignment, int which, Residues s, const std::string& letters);
+
+}  // namespace gdp::align3

@@ -1,0 +1,62 @@
+// An optimal three-way alignment in O(|b| |c|) memory: Hirschberg's
+// division in three dimensions (Huang 1993). Every path from (0, 0, 0) to
+// (|a|, |b|, |c|) meets the layer i = |a| / 2; with linear gaps a column's
+// score depends on nothing before it, so the best path through a point of
+// the layer is the best path to it plus the best path from it: a forward
+// pass to the layer and a pass over the reversed sequences from the end
+// give both for every point, and the two halves are aligned the same way.
+#include <algorithm>
+#include <vector>
+
+#include "align3/cpu/passes.hpp"
+#include "align3/recurrence.hpp"
+
+namespace gdp::align3 {
+namespace {
+
+std::vector<std::uint8_t> reverse_of(Residues r) { return {r.rbegin(), r.rend()}; }
+
+struct Divider {
+  const ScoringScheme& scheme;
+  int gap, threads;
+  long long base_cells;
+  std::vector<std::uint8_t> moves;
+
+  int align(Residues a, Residues b, Residues c) {
+    const long long m = static_cast<long long>(a.size()), n = static_cast<long long>(b.size()),
+                    p = static_cast<long long>(c.size());
+    if (m <= 1 || (m + 1) * (n + 1) * (p + 1) <= base_cells) {
+      const Alignment part = align_full_cube(a, b, c, scheme, gap);
+      moves.insert(moves.end(), part.moves.begin(), part.moves.end());
+      return part.score;
+    }
+    const std::size_t mid = static_cast<std::size_t>(m / 2);
+    const std::vector<int> forward = last_layer(a.first(mid), b, c, scheme, gap, threads);
+    const std::vector<std::uint8_t> ra = reverse_of(a.subspan(mid)), rb = reverse_of(b), rc = reverse_of(c);
+    const std::vector<int> backward = last_layer(ra, rb, rc, scheme, gap, threads);
+    const std::size_t w = static_cast<std::size_t>(p + 1);
+    long long best = static_cast<long long>(neg_inf) * 2;
+    std::size_t best_j = 0, best_k = 0;
+    for (std::size_t j = 0; j <= static_cast<std::size_t>(n); ++j)
+      for (std::size_t k = 0; k <= static_cast<std::size_t>(p); ++k) {
+        const long long h = static_cast<long long>(forward[j * w + k]) +
+                            backward[(static_cast<std::size_t>(n) - j) * w + (static_cast<std::size_t>(p) - k)];
+        if (h > best) best = h, best_j = j, best_k = k;
+      }
+    const int top = align(a.first(mid), b.first(best_j), c.first(best_k));
+    return top + align(a.subspan(mid), b.subspan(best_j), c.subspan(best_k));
+  }
+};
+
+}  // namespace
+
+Alignment align_linear(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap, int threads,
+                       long long base_cells) {
+  Divider d{scheme, gap, threads, base_cells, {}};
+  Alignment out;
+  out.score = d.align(a, b, c);
+  out.moves = std::move(d.moves);
+  return out;
+}
+
+}  // namespace gdp::align3

@@ -1,0 +1,55 @@
+// The cube by anti-diagonal planes (i + j + k = q), the cells of each plane
+// in parallel with OpenMP: every cell's seven predecessors lie on the three
+// planes before. Four planes are kept, each indexed by (i, j): O(|a| |b|)
+// memory.
+#include <algorithm>
+#include <vector>
+
+#include "align3/cpu/passes.hpp"
+#include "align3/recurrence.hpp"
+
+namespace gdp::align3 {
+
+std::vector<int> last_layer(Residues a, Residues b, Residues c, const ScoringScheme& s, int gap, int threads) {
+  const long long m = static_cast<long long>(a.size()), n = static_cast<long long>(b.size()),
+                  p = static_cast<long long>(c.size());
+  const std::size_t w = static_cast<std::size_t>(n + 1), plane_cells = static_cast<std::size_t>(m + 1) * w;
+  std::vector<int> ring(4 * plane_cells, neg_inf);
+  std::vector<int> last(static_cast<std::size_t>((n + 1) * (p + 1)), neg_inf);
+  auto plane = [&](long long q) { return ring.data() + static_cast<std::size_t>(q % 4) * plane_cells; };
+  plane(0)[0] = 0;
+  if (m == 0) last[0] = 0;
+  for (long long q = 1; q <= m + n + p; ++q) {
+    int* here = plane(q);
+    const long long i_lo = std::max(0LL, q - n - p), i_hi = std::min(m, q);
+#pragma omp parallel for schedule(static) num_threads(std::max(threads, 1))
+    for (long long i = i_lo; i <= i_hi; ++i) {
+      const long long j_lo = std::max(0LL, q - i - p), j_hi = std::min(n, q - i);
+      for (long long j = j_lo; j <= j_hi; ++j) {
+        const long long k = q - i - j;
+        int prev[8];
+        prev[0] = neg_inf;
+        for (unsigned move = 1; move <= kMoves; ++move) {
+          const long long da = move & kMoveA ? 1 : 0, db = move & kMoveB ? 1 : 0, dc = move & kMoveC ? 1 : 0;
+          prev[move] = i < da || j < db || k < dc
+                           ? neg_inf
+                           : plane(q - da - db - dc)[static_cast<std::size_t>(i - da) * w + static_cast<std::size_t>(j - db)];
+        }
+        const int ab = i && j ? s.score(a[static_cast<std::size_t>(i - 1)], b[static_cast<std::size_t>(j - 1)]) : 0;
+        const int ac = i && k ? s.score(a[static_cast<std::size_t>(i - 1)], c[static_cast<std::size_t>(k - 1)]) : 0;
+        const int bc = j && k ? s.score(b[static_cast<std::size_t>(j - 1)], c[static_cast<std::size_t>(k - 1)]) : 0;
+        unsigned from = 0;
+        const int h = update_cell(prev, ab, ac, bc, gap, from);
+        here[static_cast<std::size_t>(i) * w + static_cast<std::size_t>(j)] = h;
+        if (i == m) last[static_cast<std::size_t>(j * (p + 1) + k)] = h;
+      }
+    }
+  }
+  return last;
+}
+
+int score_wavefront(Residues a, Residues b, Residues c, const ScoringScheme& s, int gap, int threads) {
+  return last_layer(a, b, c, s, gap, threads).back();
+}
+
+}  // namespace gdp::align3

@@ -1,0 +1,46 @@
+#pragma once
+// The three-sequence alignment cell (dissertation chapter 5, section 5.1),
+// the one copy every engine uses. A column advances a non-empty subset of
+// the three sequences a, b, c by one letter each: a move, bit 1 for a, 2
+// for b, 4 for c (1..7). It scores, over its three pairs of rows, c(x, y)
+// for two letters, -g for a letter against a gap, 0 for two gaps (sum of
+// pairs). H(i, j, k) is the best of the seven predecessors
+// H(i - [a], j - [b], k - [c]) plus the column's score; H(0, 0, 0) = 0; a
+// predecessor outside the cube is minus infinity. The score is H(|a|, |b|,
+// |c|).
+#include <cstdint>
+
+#include "core/host_device.hpp"
+
+namespace gdp::align3 {
+
+// Minus infinity: far below any score, yet minus a column stays in int32.
+inline constexpr int neg_inf = -(1 << 30);
+
+inline constexpr unsigned kMoveA = 1, kMoveB = 2, kMoveC = 4, kMoves = 7;
+
+// One pair of rows' share of a column: both advance, one does, neither.
+GDP_HD int pair_score(bool x, bool y, int sub, int gap) { return x && y ? sub : x != y ? -gap : 0; }
+
+// The score of the column `move` with the letters' pair scores ab, ac, bc
+// (read only where both of a pair advance).
+GDP_HD int column_score(unsigned move, int ab, int ac, int bc, int gap) {
+  const bool a = move & kMoveA, b = move & kMoveB, c = move & kMoveC;
+  return pair_score(a, b, ab, gap) + pair_score(a, c, ac, gap) + pair_score(b, c, bc, gap);
+}
+
+// One cell: prev[move] is H of the predecessor `move` steps back (minus
+// infinity where it lies outside the cube). Returns H; `from` gets the
+// move that gave it (the lowest of equal ones).
+GDP_HD int update_cell(const int (&prev)[8], int ab, int ac, int bc, int gap, unsigned& from) {
+  int best = neg_inf;
+  from = 0;
+  for (unsigned move = 1; move <= kMoves; ++move) {
+    if (prev[move] <= neg_inf) continue;
+    const int h = prev[move] + column_score(move, ab, ac, bc, gap);
+    if (h > best) best = h, from = move;
+  }
+  return best;
+}
+
+}  // namespace gdp::align3
