@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "align3/align3.hpp"
+#include "align3/cuda/gpu_pass.hpp"
 #include "align3_inputs.hpp"
 #include "align3_memory.hpp"
 #include "common/scoring_flags.hpp"
@@ -47,8 +48,8 @@ before the run.
 Formats: fasta (default: the three rows, 60 columns a line), clustal (with
 Clustal's conservation line), tsv and json (the score and the number of
 columns; with --score-only the score alone).
-There is no GPU engine yet: it runs on the CPU threads, and says so where
-there is a GPU.
+With a GPU, cubes of 2^24 cells and more run there (the score, and the
+passes of an alignment's division); smaller ones on the CPU threads.
 
 Examples:
   gpu-align3 trio.fa                      # three records -> aligned FASTA
@@ -102,19 +103,21 @@ void run(const Align3Options& o, const gdp::app::CommonOptions& common) {
   report.add_phase("read", timer.seconds());
 
   // Chosen once the inputs are known to be good, so that a bad input gets
-  // its one line on stderr and nothing else. Nothing runs on a GPU yet.
+  // its one line on stderr and nothing else.
   const auto choice = gdp::choose_device(common.cpu, common.device);
-  if (choice.use_gpu)
-    spdlog::info("no GPU engine for three sequences yet: running on the CPU ({} thread{})", threads,
-                 threads > 1 ? "s" : "");
-  else if (!choice.reason.empty())
+  if (choice.use_gpu) {
+    spdlog::debug("GPU {}: {}", choice.gpu.id, choice.gpu.name);
+    gdp::start_gpu(choice.gpu.id);
+  } else if (!choice.reason.empty()) {
     spdlog::info("{}", choice.reason);
+  }
 
   a3::Options options;
   options.gap = gap;
   options.score_only = o.score_only;
-  options.backend = threads > 1 ? a3::Backend::cpu_openmp : a3::Backend::cpu_scalar;
+  options.backend = choice.use_gpu ? a3::Backend::gpu : threads > 1 ? a3::Backend::cpu_openmp : a3::Backend::cpu_scalar;
   options.threads = threads;
+  options.device = choice.gpu.id;
   const double cells = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(p);
   const bool announce = cells >= long_run_cells && isatty(STDERR_FILENO);
   if (announce) spdlog::info("aligning {} x {} x {} letters ({:.3g} cells) on {} thread(s)", m, n, p, cells, threads);
@@ -134,9 +137,16 @@ void run(const Align3Options& o, const gdp::app::CommonOptions& common) {
   report.add_phase("write", timer.seconds());
 
   if (!common.report.empty()) {
-    report.backend = std::string(a3::to_string(options.backend));  // a CPU backend: what ran
-    report.device = gdp::cpu_name();
-    report.threads = options.backend == a3::Backend::cpu_scalar ? 1 : threads;
+    // What ran: a GPU run whose cubes were all too small for it ran on the CPU threads.
+    const a3::GpuStats g = a3::gpu_stats();
+    const bool ran_on_gpu = options.backend == a3::Backend::gpu && g.passes > 0;
+    const a3::Backend ran = ran_on_gpu || options.backend != a3::Backend::gpu
+                                ? options.backend
+                                : threads > 1 ? a3::Backend::cpu_openmp : a3::Backend::cpu_scalar;
+    report.backend = std::string(a3::to_string(ran));
+    report.device = ran_on_gpu ? choice.gpu.name : gdp::cpu_name();
+    report.threads = ran == a3::Backend::cpu_scalar ? 1 : threads;
+    if (ran_on_gpu) report.gpu = {{"passes", g.passes}, {"kernel_seconds", g.kernel_seconds}};
     report.inputs = {{"a_residues", static_cast<double>(m)},
                      {"b_residues", static_cast<double>(n)},
                      {"c_residues", static_cast<double>(p)}};

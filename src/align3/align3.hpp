@@ -34,12 +34,18 @@ std::string_view to_string(Backend b);
 struct Options {
   int gap = default_gap_nucleotide;
   bool score_only = false;
-  Backend backend = Backend::cpu_scalar;  // gpu: not built yet; the CPU threads run it
-  int threads = 1;
+  Backend backend = Backend::cpu_scalar;
+  int threads = 1;   // for cpu_openmp, and gpu's passes on the CPU
+  int device = 0;    // for gpu: the CUDA device
+  // For gpu: cubes (and the linear-space alignment's parts) of fewer cells
+  // run on the CPU threads, where they are faster than the launches. Tests
+  // set 0 to put every pass on the GPU.
+  long long min_gpu_cells = 1LL << 24;
 };
 
 // The score, or an optimal alignment: through the full cube where it takes
-// at most 2^26 bytes, else in O(|b| |c|) memory (cpu/passes.hpp).
+// at most 2^26 bytes, else in O(|b| |c|) memory (cpu/passes.hpp), its
+// passes on the GPU for Backend::gpu.
 Alignment align(Residues a, Residues b, Residues c, const ScoringScheme& scheme, const Options& options);
 
 // Throws InputError when these lengths and scores could leave int32.

@@ -18,7 +18,8 @@ std::vector<std::uint8_t> reverse_of(Residues r) { return {r.rbegin(), r.rend()}
 
 struct Divider {
   const ScoringScheme& scheme;
-  int gap, threads;
+  int gap;
+  const LayerPass& layer;
   long long base_cells;
   std::vector<std::uint8_t> moves;
 
@@ -31,9 +32,9 @@ struct Divider {
       return part.score;
     }
     const std::size_t mid = static_cast<std::size_t>(m / 2);
-    const std::vector<int> forward = last_layer(a.first(mid), b, c, scheme, gap, threads);
+    const std::vector<int> forward = layer(a.first(mid), b, c);
     const std::vector<std::uint8_t> ra = reverse_of(a.subspan(mid)), rb = reverse_of(b), rc = reverse_of(c);
-    const std::vector<int> backward = last_layer(ra, rb, rc, scheme, gap, threads);
+    const std::vector<int> backward = layer(ra, rb, rc);
     const std::size_t w = static_cast<std::size_t>(p + 1);
     long long best = static_cast<long long>(neg_inf) * 2;
     std::size_t best_j = 0, best_k = 0;
@@ -52,7 +53,13 @@ struct Divider {
 
 Alignment align_linear(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap, int threads,
                        long long base_cells) {
-  Divider d{scheme, gap, threads, base_cells, {}};
+  const LayerPass cpu = [&](Residues x, Residues y, Residues z) { return last_layer(x, y, z, scheme, gap, threads); };
+  return align_linear(a, b, c, scheme, gap, cpu, base_cells);
+}
+
+Alignment align_linear(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap,
+                       const LayerPass& layer, long long base_cells) {
+  Divider d{scheme, gap, layer, base_cells, {}};
   Alignment out;
   out.score = d.align(a, b, c);
   out.moves = std::move(d.moves);

@@ -1,5 +1,6 @@
 #pragma once
 // The CPU engines' passes. Internal to the engine (and its tests).
+#include <functional>
 #include <vector>
 
 #include "align3/align3.hpp"
@@ -19,5 +20,11 @@ int score_wavefront(Residues a, Residues b, Residues c, const ScoringScheme& sch
 // the full cube.
 Alignment align_linear(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap, int threads,
                        long long base_cells = 1 << 18);
+
+// The same with each forward and backward pass run by `layer` (the GPU's,
+// or the CPU's), which returns what last_layer returns.
+using LayerPass = std::function<std::vector<int>(Residues a, Residues b, Residues c)>;
+Alignment align_linear(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap,
+                       const LayerPass& layer, long long base_cells = 1 << 18);
 
 }  // namespace gdp::align3

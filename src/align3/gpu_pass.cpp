@@ -1,0 +1,24 @@
+// The GPU entry point: the .cu file's pass where this build has CUDA;
+// without it, the pass says so.
+#include "align3/cuda/gpu_pass.hpp"
+
+#include "core/build.hpp"
+#include "core/error.hpp"
+
+namespace gdp::align3 {
+
+GpuStats& gpu_stats_counters() {
+  static GpuStats s;
+  return s;
+}
+
+GpuStats gpu_stats() { return gpu_stats_counters(); }
+
+std::vector<int> last_layer_gpu(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap, int device) {
+  if constexpr (have_cuda)
+    return last_layer_gpu_pass(a, b, c, scheme, gap, device);
+  else
+    throw RunError(no_cuda_message);
+}
+
+}  // namespace gdp::align3

@@ -1,0 +1,98 @@
+// gpu-align3's GPU pass against the CPU's on many shapes: lengths 0, 1, 2,
+// the chunk side (32) and one either side, primes, one sequence far longer
+// than the others, related and unrelated sequences; the alignment with its
+// passes on the GPU against the oracle. Without a GPU they report
+// themselves skipped.
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "align3/align3.hpp"
+#include "align3/cpu/passes.hpp"
+#include "align3/cuda/gpu_pass.hpp"
+#include "gpu_test.hpp"
+#include "random_inputs.hpp"
+
+using namespace gdp;
+
+namespace {
+
+using Seq = std::vector<std::uint8_t>;
+
+struct Trio {
+  Seq a, b, c;
+};
+
+// Three sequences of these lengths, related where `related` (b and c
+// mutated from a's letters, then cut or padded to length).
+Trio make_trio(std::mt19937& rng, std::size_t la, std::size_t lb, std::size_t lc, int alphabet, bool related) {
+  Trio t;
+  t.a = test::random_ranks(rng, la, alphabet);
+  auto from_a = [&](std::size_t len) {
+    Seq s = related ? test::mutate(rng, t.a, alphabet, 0.15) : test::random_ranks(rng, len, alphabet);
+    s.resize(len);
+    for (auto& x : s) x = static_cast<std::uint8_t>(x % alphabet);
+    return s;
+  };
+  t.b = from_a(lb);
+  t.c = from_a(lc);
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("align3 GPU pass: the last layer equals the CPU's on many shapes", "[gpu][align3]") {
+  if (test::skip_without_gpu()) return;
+  const ScoringScheme dna = test::dna_scheme();
+  std::mt19937 rng(2026);
+  const std::vector<std::array<std::size_t, 3>> shapes = {
+      {0, 0, 0},   {1, 1, 1},    {0, 5, 7},    {5, 0, 3},   {4, 6, 0},    {2, 2, 2},    {31, 32, 33},
+      {32, 32, 32}, {33, 31, 1},  {64, 65, 10}, {1, 100, 100}, {100, 1, 100}, {100, 100, 1}, {97, 89, 83},
+      {70, 70, 70}, {5, 200, 3},  {129, 63, 40}};
+  for (const auto& [la, lb, lc] : shapes)
+    for (const bool related : {true, false})
+      for (const int gap : {0, 4, 9}) {
+        const Trio t = make_trio(rng, la, lb, lc, 4, related);
+        INFO("lengths " << la << " x " << lb << " x " << lc << ", related " << related << ", gap " << gap);
+        const auto cpu = align3::last_layer(t.a, t.b, t.c, dna, gap, 2);
+        const auto gpu = align3::last_layer_gpu(t.a, t.b, t.c, dna, gap, 0);
+        REQUIRE(gpu.size() == cpu.size());
+        CHECK(gpu == cpu);
+      }
+}
+
+TEST_CASE("align3 GPU pass: protein under BLOSUM62", "[gpu][align3]") {
+  if (test::skip_without_gpu()) return;
+  const ScoringScheme prot = test::protein_scheme();
+  std::mt19937 rng(17);
+  for (const auto& [la, lb, lc] : std::vector<std::array<std::size_t, 3>>{{40, 50, 45}, {33, 64, 96}}) {
+    const Trio t = make_trio(rng, la, lb, lc, prot.dim, true);
+    CHECK(align3::last_layer_gpu(t.a, t.b, t.c, prot, 8, 0) == align3::last_layer(t.a, t.b, t.c, prot, 8, 2));
+  }
+}
+
+TEST_CASE("align3 on the GPU: the score and the linear-space alignment equal the oracle's", "[gpu][align3]") {
+  if (test::skip_without_gpu()) return;
+  const ScoringScheme dna = test::dna_scheme();
+  std::mt19937 rng(99);
+  align3::Options gpu;
+  gpu.backend = align3::Backend::gpu;
+  gpu.min_gpu_cells = 0;
+  gpu.gap = 4;
+  for (const auto& [la, lb, lc] : std::vector<std::array<std::size_t, 3>>{{60, 70, 80}, {1, 90, 90}, {45, 33, 70}}) {
+    const Trio t = make_trio(rng, la, lb, lc, 4, true);
+    INFO("lengths " << la << " x " << lb << " x " << lc);
+    const int oracle = align3::score_scalar(t.a, t.b, t.c, dna, 4);
+    gpu.score_only = true;
+    CHECK(align3::align(t.a, t.b, t.c, dna, gpu).score == oracle);
+    const align3::LayerPass layer = [&](align3::Residues x, align3::Residues y, align3::Residues z) {
+      return align3::last_layer_gpu(x, y, z, dna, 4, 0);
+    };
+    const align3::Alignment aln = align3::align_linear(t.a, t.b, t.c, dna, 4, layer, 1 << 12);
+    CHECK(aln.score == oracle);
+    CHECK(align3::rescore(aln, t.a, t.b, t.c, dna, 4) == oracle);
+  }
+  CHECK(align3::gpu_stats().passes > 0);
+}
