@@ -22,25 +22,31 @@ std::vector<int> last_layer(Residues a, Residues b, Residues c, const ScoringSch
   for (long long q = 1; q <= m + n + p; ++q) {
     int* here = plane(q);
     const long long i_lo = std::max(0LL, q - n - p), i_hi = std::min(m, q);
+    const int *back1 = plane(q - 1), *back2 = q >= 2 ? plane(q - 2) : nullptr, *back3 = q >= 3 ? plane(q - 3) : nullptr;
 #pragma omp parallel for schedule(static) num_threads(std::max(threads, 1))
     for (long long i = i_lo; i <= i_hi; ++i) {
       const long long j_lo = std::max(0LL, q - i - p), j_hi = std::min(n, q - i);
+      const std::size_t row = static_cast<std::size_t>(i) * w, up = row - w;  // (i, 0) and (i - 1, 0)
+      const int* sub_a = i ? s.row(a[static_cast<std::size_t>(i - 1)]) : nullptr;
       for (long long j = j_lo; j <= j_hi; ++j) {
         const long long k = q - i - j;
+        const std::size_t at = row + static_cast<std::size_t>(j);
+        // The seven predecessors (recurrence.hpp's moves), minus infinity off the cube.
+        const bool hi = i > 0, hj = j > 0, hk = k > 0;
         int prev[8];
         prev[0] = neg_inf;
-        for (unsigned move = 1; move <= kMoves; ++move) {
-          const long long da = move & kMoveA ? 1 : 0, db = move & kMoveB ? 1 : 0, dc = move & kMoveC ? 1 : 0;
-          prev[move] = i < da || j < db || k < dc
-                           ? neg_inf
-                           : plane(q - da - db - dc)[static_cast<std::size_t>(i - da) * w + static_cast<std::size_t>(j - db)];
-        }
-        const int ab = i && j ? s.score(a[static_cast<std::size_t>(i - 1)], b[static_cast<std::size_t>(j - 1)]) : 0;
-        const int ac = i && k ? s.score(a[static_cast<std::size_t>(i - 1)], c[static_cast<std::size_t>(k - 1)]) : 0;
-        const int bc = j && k ? s.score(b[static_cast<std::size_t>(j - 1)], c[static_cast<std::size_t>(k - 1)]) : 0;
+        prev[kMoveA] = hi ? back1[up + static_cast<std::size_t>(j)] : neg_inf;
+        prev[kMoveB] = hj ? back1[at - 1] : neg_inf;
+        prev[kMoveC] = hk ? back1[at] : neg_inf;
+        prev[kMoveA | kMoveB] = hi && hj ? back2[up + static_cast<std::size_t>(j) - 1] : neg_inf;
+        prev[kMoveA | kMoveC] = hi && hk ? back2[up + static_cast<std::size_t>(j)] : neg_inf;
+        prev[kMoveB | kMoveC] = hj && hk ? back2[at - 1] : neg_inf;
+        prev[kMoves] = hi && hj && hk ? back3[up + static_cast<std::size_t>(j) - 1] : neg_inf;
+        const std::uint8_t lb = hj ? b[static_cast<std::size_t>(j - 1)] : 0, lc = hk ? c[static_cast<std::size_t>(k - 1)] : 0;
+        const int ab = hi && hj ? sub_a[lb] : 0, ac = hi && hk ? sub_a[lc] : 0, bc = hj && hk ? s.score(lb, lc) : 0;
         unsigned from = 0;
         const int h = update_cell(prev, ab, ac, bc, gap, from);
-        here[static_cast<std::size_t>(i) * w + static_cast<std::size_t>(j)] = h;
+        here[at] = h;
         if (i == m) last[static_cast<std::size_t>(j * (p + 1) + k)] = h;
       }
     }
