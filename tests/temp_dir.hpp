@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 namespace gdp::test {
 
@@ -32,6 +33,15 @@ class TempDir {
   std::string write(const std::string& name, const std::string& content) const {
     std::ofstream(path(name), std::ios::binary) << content;
     return path(name);
+  }
+  // The names of the files in the directory that start with `prefix`.
+  std::vector<std::string> files_starting_with(const std::string& prefix) const {
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(dir_)) {
+      const std::string n = e.path().filename().string();
+      if (n.rfind(prefix, 0) == 0) names.push_back(n);
+    }
+    return names;
   }
   // The contents of `name` ("" if it does not exist).
   std::string read(const std::string& name) const {

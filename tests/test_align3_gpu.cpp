@@ -32,8 +32,7 @@ Trio make_trio(std::mt19937& rng, std::size_t la, std::size_t lb, std::size_t lc
   t.a = test::random_ranks(rng, la, alphabet);
   auto from_a = [&](std::size_t len) {
     Seq s = related ? test::mutate(rng, t.a, alphabet, 0.15) : test::random_ranks(rng, len, alphabet);
-    s.resize(len);
-    for (auto& x : s) x = static_cast<std::uint8_t>(x % alphabet);
+    s.resize(len);  // padded with letter 0
     return s;
   };
   t.b = from_a(lb);

@@ -88,15 +88,6 @@ class Sandbox : public gdp::test::TempDir {
   }
 
   // Names in the directory that start with `prefix`.
-  std::vector<std::string> files_starting_with(const std::string& prefix) const {
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir())) {
-      const std::string n = e.path().filename().string();
-      if (n.rfind(prefix, 0) == 0) names.push_back(n);
-    }
-    return names;
-  }
-
   // gpu-sw ARGS, standard input from `stdin_path` (default /dev/null).
   Result run(const std::vector<std::string>& args, const std::string& stdin_path = "/dev/null") const {
     const gdp::test::RunResult r = gdp::test::run_program(GPU_SW_EXE, args, dir(), stdin_path);

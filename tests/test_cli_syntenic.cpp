@@ -330,18 +330,13 @@ TEST_CASE("gpu-syntenic reads FASTQ, gzip and standard input", "[cli][syntenic]"
 TEST_CASE("gpu-syntenic output files and the timing report", "[cli][syntenic]") {
   Sandbox box;
   const std::string out = box.path("out.paf"), report = box.path("report.json");
-  auto temporaries = [&] {
-    std::size_t n = 0;
-    for (const auto& e : fs::directory_iterator(box.dir())) n += e.path().filename().string().rfind("out.paf.tmp", 0) == 0;
-    return n;
-  };
   SECTION("-o FILE and --report FILE") {
     const auto r = box.run_cpu({"-o", out, "--report", report, "--format", "paf", box.query, box.target});
     REQUIRE(r.status == 0);
     CHECK(r.out.empty());
     CHECK(r.err.empty());
     CHECK(gdp::test::read_text(out) == box.output("paf"));
-    CHECK(temporaries() == 0);
+    CHECK(box.files_starting_with("out.paf.tmp").empty());
     const std::string json = gdp::test::read_text(report);
     CHECK_THAT(json, Contains("\"tool\": \"gpu-syntenic\""));
     CHECK_THAT(json, Contains("\"backend\": \"cpu-"));
@@ -352,7 +347,7 @@ TEST_CASE("gpu-syntenic output files and the timing report", "[cli][syntenic]") 
     const std::string bad = box.write("bad.fa", ">q\nAC1T\n");
     check_bad_input(box.run_cpu({"-o", out, "--format", "paf", bad, box.target}), "bad.fa:2: ");
     CHECK(!fs::exists(out));
-    CHECK(temporaries() == 0);
+    CHECK(box.files_starting_with("out.paf.tmp").empty());
   }
 }
 
