@@ -161,6 +161,30 @@ TEST_CASE("align3: rescore refuses columns that do not cover the sequences", "[a
   REQUIRE_THROWS(align3::rescore(empty_column, a, b, c, s, 3));
 }
 
+TEST_CASE("align3: the kernels' form of the cell equals update_cell wherever a predecessor is finite", "[align3]") {
+  std::mt19937 rng(83);
+  std::uniform_int_distribution<int> value(-200000, 200000), sub(-12, 12), gap(0, 20), coin(0, 2);
+  for (int trial = 0; trial < 200000; ++trial) {
+    int prev[8];
+    prev[0] = align3::neg_inf;
+    bool finite = false;
+    for (unsigned move = 1; move <= align3::kMoves; ++move) {
+      prev[move] = coin(rng) == 0 ? align3::neg_inf : value(rng);
+      finite = finite || prev[move] > align3::neg_inf;
+    }
+    if (!finite) prev[1 + rng() % 7] = value(rng);
+    const int ab = sub(rng), ac = sub(rng), bc = sub(rng), g = gap(rng);
+    unsigned from = 0;
+    const int plain = align3::update_cell(prev, ab, ac, bc, g, from);
+    using align3::kMoveA, align3::kMoveB, align3::kMoveC;
+    const int all = align3::update_cell_all(prev[kMoveA], prev[kMoveB], prev[kMoveC], prev[kMoveA | kMoveB],
+                                            prev[kMoveA | kMoveC], prev[kMoveB | kMoveC], prev[align3::kMoves], ab,
+                                            ac, bc, 2 * g);
+    INFO("trial " << trial);
+    REQUIRE(all == plain);
+  }
+}
+
 TEST_CASE("align3: the anti-diagonal planes (OpenMP) equal the oracle, the last layer cell by cell", "[align3]") {
   std::mt19937 rng(84);
   const ScoringScheme s = test::dna_scheme();

@@ -1,7 +1,7 @@
 // gpu-align3's GPU pass against the CPU's on many shapes: lengths 0, 1, 2,
-// the chunk side (32) and one either side, primes, one sequence far longer
-// than the others, related and unrelated sequences; the alignment with its
-// passes on the GPU against the oracle. Without a GPU they report
+// a chunk's sides (16 rows of a, 32 columns of b) and one either side,
+// primes, one sequence far longer than the others, related and unrelated
+// sequences; the alignment with its passes on the GPU against the oracle. Without a GPU they report
 // themselves skipped.
 #include <catch2/catch.hpp>
 
@@ -49,7 +49,7 @@ TEST_CASE("align3 GPU pass: the last layer equals the CPU's on many shapes", "[g
   const std::vector<std::array<std::size_t, 3>> shapes = {
       {0, 0, 0},   {1, 1, 1},    {0, 5, 7},    {5, 0, 3},   {4, 6, 0},    {2, 2, 2},    {31, 32, 33},
       {32, 32, 32}, {33, 31, 1},  {64, 65, 10}, {1, 100, 100}, {100, 1, 100}, {100, 100, 1}, {97, 89, 83},
-      {70, 70, 70}, {5, 200, 3},  {129, 63, 40}};
+      {70, 70, 70}, {5, 200, 3},  {129, 63, 40}, {15, 33, 40}, {16, 31, 9}, {17, 64, 50}, {48, 96, 33}};
   for (const auto& [la, lb, lc] : shapes)
     for (const bool related : {true, false})
       for (const int gap : {0, 4, 9}) {
@@ -92,6 +92,18 @@ TEST_CASE("align3 on the GPU: the score and the linear-space alignment equal the
     const align3::Alignment aln = align3::align_linear(t.a, t.b, t.c, dna, 4, layer, 1 << 12);
     CHECK(aln.score == oracle);
     CHECK(align3::rescore(aln, t.a, t.b, t.c, dna, 4) == oracle);
+    gpu.score_only = false;
+    const align3::Alignment whole = align3::align(t.a, t.b, t.c, dna, gpu);  // every pass on the GPU, one workspace
+    CHECK(whole.score == oracle);
+    CHECK(align3::rescore(whole, t.a, t.b, t.c, dna, 4) == oracle);
   }
+  // Past the default 2^24 cells: the parts down to 2^13 cells on the GPU.
+  const Trio t = make_trio(rng, 260, 250, 270, 4, true);
+  align3::Options defaults;
+  defaults.backend = align3::Backend::gpu;
+  const int oracle = align3::score_scalar(t.a, t.b, t.c, dna, defaults.gap);
+  const align3::Alignment whole = align3::align(t.a, t.b, t.c, dna, defaults);
+  CHECK(whole.score == oracle);
+  CHECK(align3::rescore(whole, t.a, t.b, t.c, dna, defaults.gap) == oracle);
   CHECK(align3::gpu_stats().passes > 0);
 }

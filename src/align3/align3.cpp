@@ -2,6 +2,8 @@
 // alignment.
 #include "align3/align3.hpp"
 
+#include <algorithm>
+
 #include "align3/cpu/passes.hpp"
 #include "align3/cuda/gpu_pass.hpp"
 #include "core/enum_names.hpp"
@@ -16,6 +18,11 @@ constexpr EnumNames<Backend, 3> backend_names{
 // a cell); larger ones in O(|b| |c|) memory.
 constexpr long long kFullCubeCells = 1LL << 26;
 
+// A linear-space alignment on the GPU divides down to parts of this many
+// cells, each through the full cube on the CPU threads, every pass over a
+// larger part on the GPU (bench/RESULTS.md, "gpu-align3, a warp a chunk").
+constexpr long long kGpuLeafCells = 1LL << 16;
+
 }  // namespace
 
 std::string_view to_string(Backend b) { return name_of(backend_names, b); }
@@ -26,19 +33,19 @@ Alignment align(Residues a, Residues b, Residues c, const ScoringScheme& scheme,
     return static_cast<long long>(x.size() + 1) * static_cast<long long>(y.size() + 1) *
            static_cast<long long>(z.size() + 1);
   };
-  // A pass over a cube: the GPU's where it pays, else the CPU threads'.
-  const LayerPass layer = [&](Residues x, Residues y, Residues z) {
-    if (o.backend == Backend::gpu && cells_of(x, y, z) >= o.min_gpu_cells)
-      return last_layer_gpu(x, y, z, scheme, o.gap, o.device);
-    return last_layer(x, y, z, scheme, o.gap, threads);
-  };
+  const bool on_gpu = o.backend == Backend::gpu && cells_of(a, b, c) >= o.min_gpu_cells;
+  const LayerPass cpu = [&](Residues x, Residues y, Residues z) { return last_layer(x, y, z, scheme, o.gap, threads); };
   if (o.score_only) {
     Alignment out;
-    out.score = o.backend == Backend::gpu || threads > 1 ? layer(a, b, c).back() : score_scalar(a, b, c, scheme, o.gap);
+    out.score = on_gpu        ? gpu_layer_pass(scheme, o.gap, o.device)(a, b, c).back()
+                : threads > 1 ? cpu(a, b, c).back()
+                              : score_scalar(a, b, c, scheme, o.gap);
     return out;
   }
-  if (cells_of(a, b, c) <= kFullCubeCells) return align_full_cube(a, b, c, scheme, o.gap);
-  return align_linear(a, b, c, scheme, o.gap, layer);
+  if (!on_gpu)
+    return cells_of(a, b, c) <= kFullCubeCells ? align_full_cube(a, b, c, scheme, o.gap)
+                                               : align_linear(a, b, c, scheme, o.gap, cpu, 1 << 18, threads);
+  return align_linear(a, b, c, scheme, o.gap, gpu_layer_pass(scheme, o.gap, o.device), kGpuLeafCells, threads);
 }
 
 }  // namespace gdp::align3

@@ -37,15 +37,16 @@ struct Options {
   Backend backend = Backend::cpu_scalar;
   int threads = 1;   // for cpu_openmp, and gpu's passes on the CPU
   int device = 0;    // for gpu: the CUDA device
-  // For gpu: cubes (and the linear-space alignment's parts) of fewer cells
-  // run on the CPU threads, where they are faster than the launches. Tests
-  // set 0 to put every pass on the GPU.
+  // For gpu: cubes of fewer cells run on the CPU threads, where they take
+  // less than the device's start. A larger one aligns in linear space, its
+  // passes on the GPU, its smallest parts on the CPU threads. Tests set 0
+  // to put every cube on the GPU.
   long long min_gpu_cells = 1LL << 24;
 };
 
-// The score, or an optimal alignment: through the full cube where it takes
-// at most 2^26 bytes, else in O(|b| |c|) memory (cpu/passes.hpp), its
-// passes on the GPU for Backend::gpu.
+// The score, or an optimal alignment: on the CPU through the full cube
+// where it takes at most 2^26 bytes, else in O(|b| |c|) memory
+// (cpu/passes.hpp); on the GPU in O(|b| |c|) memory, its passes there.
 Alignment align(Residues a, Residues b, Residues c, const ScoringScheme& scheme, const Options& options);
 
 // Throws InputError when these lengths and scores could leave int32.

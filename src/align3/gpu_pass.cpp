@@ -14,11 +14,15 @@ GpuStats& gpu_stats_counters() {
 
 GpuStats gpu_stats() { return gpu_stats_counters(); }
 
-std::vector<int> last_layer_gpu(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap, int device) {
+LayerPass gpu_layer_pass(const ScoringScheme& scheme, int gap, int device) {
   if constexpr (have_cuda)
-    return last_layer_gpu_pass(a, b, c, scheme, gap, device);
+    return gpu_layer_pass_cuda(scheme, gap, device);
   else
     throw RunError(no_cuda_message);
+}
+
+std::vector<int> last_layer_gpu(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap, int device) {
+  return gpu_layer_pass(scheme, gap, device)(a, b, c);
 }
 
 }  // namespace gdp::align3

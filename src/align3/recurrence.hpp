@@ -8,6 +8,7 @@
 // H(i - [a], j - [b], k - [c]) plus the column's score; H(0, 0, 0) = 0; a
 // predecessor outside the cube is minus infinity. The score is H(|a|, |b|,
 // |c|).
+#include <algorithm>
 #include <cstdint>
 
 #include "core/host_device.hpp"
@@ -41,6 +42,28 @@ GDP_HD int update_cell(const int (&prev)[8], int ab, int ac, int bc, int gap, un
     if (h > best) best = h, from = move;
   }
   return best;
+}
+
+// The best of three (one DPX instruction on sm_90).
+GDP_HD int max3(int x, int y, int z) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  return __vimax3_s32(x, y, z);
+#else
+  return std::max(std::max(x, y), z);
+#endif
+}
+
+// The kernels' form of update_cell's H: the seven predecessors by name (a
+// for H(i - 1, j, k), bc for H(i, j - 1, k - 1), ...), each taken even
+// where it is minus infinity (neg_inf plus a column stays far below any
+// score in the cube), the -2g that every move but abc pays taken once
+// (gap2 = 2g), and the predecessor in a, the kernels' chain along i, last.
+// Equal to update_cell's H wherever a predecessor is finite
+// (tests/test_align3.cpp).
+GDP_HD int update_cell_all(int h_a, int h_b, int h_c, int h_ab, int h_ac, int h_bc, int h_abc, int ab, int ac, int bc,
+                           int gap2) {
+  const int pairs = max3(max3(h_b, h_c, h_ab + ab), h_ac + ac, h_bc + bc);
+  return max3(pairs - gap2, h_abc + ab + ac + bc, h_a - gap2);
 }
 
 }  // namespace gdp::align3

@@ -5,6 +5,8 @@
 // the layer is the best path to it plus the best path from it: a forward
 // pass to the layer and a pass over the reversed sequences from the end
 // give both for every point, and the two halves are aligned the same way.
+// The parts small enough for the full cube (the leaves) are aligned last,
+// on the threads at once, and their moves joined in order.
 #include <algorithm>
 #include <vector>
 
@@ -16,20 +18,23 @@ namespace {
 
 std::vector<std::uint8_t> reverse_of(Residues r) { return {r.rbegin(), r.rend()}; }
 
+struct Leaf {
+  Residues a, b, c;
+};
+
 struct Divider {
   const ScoringScheme& scheme;
   int gap;
   const LayerPass& layer;
   long long base_cells;
-  std::vector<std::uint8_t> moves;
+  std::vector<Leaf> leaves;  // in the order of their columns
 
-  int align(Residues a, Residues b, Residues c) {
+  void divide(Residues a, Residues b, Residues c) {
     const long long m = static_cast<long long>(a.size()), n = static_cast<long long>(b.size()),
                     p = static_cast<long long>(c.size());
     if (m <= 1 || (m + 1) * (n + 1) * (p + 1) <= base_cells) {
-      const Alignment part = align_full_cube(a, b, c, scheme, gap);
-      moves.insert(moves.end(), part.moves.begin(), part.moves.end());
-      return part.score;
+      leaves.push_back({a, b, c});
+      return;
     }
     const std::size_t mid = static_cast<std::size_t>(m / 2);
     const std::vector<int> forward = layer(a.first(mid), b, c);
@@ -44,8 +49,8 @@ struct Divider {
                             backward[(static_cast<std::size_t>(n) - j) * w + (static_cast<std::size_t>(p) - k)];
         if (h > best) best = h, best_j = j, best_k = k;
       }
-    const int top = align(a.first(mid), b.first(best_j), c.first(best_k));
-    return top + align(a.subspan(mid), b.subspan(best_j), c.subspan(best_k));
+    divide(a.first(mid), b.first(best_j), c.first(best_k));
+    divide(a.subspan(mid), b.subspan(best_j), c.subspan(best_k));
   }
 };
 
@@ -54,15 +59,25 @@ struct Divider {
 Alignment align_linear(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap, int threads,
                        long long base_cells) {
   const LayerPass cpu = [&](Residues x, Residues y, Residues z) { return last_layer(x, y, z, scheme, gap, threads); };
-  return align_linear(a, b, c, scheme, gap, cpu, base_cells);
+  return align_linear(a, b, c, scheme, gap, cpu, base_cells, threads);
 }
 
 Alignment align_linear(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap,
-                       const LayerPass& layer, long long base_cells) {
+                       const LayerPass& layer, long long base_cells, int leaf_threads) {
   Divider d{scheme, gap, layer, base_cells, {}};
+  d.divide(a, b, c);
+  std::vector<Alignment> parts(d.leaves.size());
+  const long long leaves = static_cast<long long>(d.leaves.size());
+#pragma omp parallel for schedule(dynamic) num_threads(std::max(leaf_threads, 1))
+  for (long long x = 0; x < leaves; ++x) {
+    const Leaf& l = d.leaves[static_cast<std::size_t>(x)];
+    parts[static_cast<std::size_t>(x)] = align_full_cube(l.a, l.b, l.c, scheme, gap);
+  }
   Alignment out;
-  out.score = d.align(a, b, c);
-  out.moves = std::move(d.moves);
+  for (const Alignment& part : parts) {
+    out.score += part.score;
+    out.moves.insert(out.moves.end(), part.moves.begin(), part.moves.end());
+  }
   return out;
 }
 

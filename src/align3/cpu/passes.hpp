@@ -22,9 +22,10 @@ Alignment align_linear(Residues a, Residues b, Residues c, const ScoringScheme& 
                        long long base_cells = 1 << 18);
 
 // The same with each forward and backward pass run by `layer` (the GPU's,
-// or the CPU's), which returns what last_layer returns.
+// or the CPU's), which returns what last_layer returns, and the parts
+// through the full cube on leaf_threads threads.
 using LayerPass = std::function<std::vector<int>(Residues a, Residues b, Residues c)>;
 Alignment align_linear(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap,
-                       const LayerPass& layer, long long base_cells = 1 << 18);
+                       const LayerPass& layer, long long base_cells = 1 << 18, int leaf_threads = 1);
 
 }  // namespace gdp::align3

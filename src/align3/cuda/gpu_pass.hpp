@@ -5,13 +5,19 @@
 #include <vector>
 
 #include "align3/align3.hpp"
+#include "align3/cpu/passes.hpp"
 
 namespace gdp::align3 {
 
-// H(|a|, j, k) for every j, k (at [j * (|c| + 1) + k]), as last_layer.
-// Throws RunError on a CUDA failure, when the cube's chunk edges do not fit
-// the device, for an alphabet of more than 32 letters, and when this build
-// has no CUDA (gpu_pass.cpp).
+// A pass on the GPU with last_layer's contract: H(|a|, j, k) for every j, k
+// (at [j * (|c| + 1) + k]). Its device memory lasts from one call to the
+// next (the linear-space alignment's many passes). Throws RunError on a
+// CUDA failure, when a cube's chunk edges do not fit the device, for an
+// alphabet of more than 32 letters, and when this build has no CUDA
+// (gpu_pass.cpp).
+LayerPass gpu_layer_pass(const ScoringScheme& scheme, int gap, int device);
+
+// One pass through gpu_layer_pass.
 std::vector<int> last_layer_gpu(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap, int device);
 
 // What the GPU passes of this process did so far.
@@ -22,8 +28,7 @@ struct GpuStats {
 GpuStats gpu_stats();
 
 // The .cu file's side (CUDA builds only).
-std::vector<int> last_layer_gpu_pass(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap,
-                                     int device);
+LayerPass gpu_layer_pass_cuda(const ScoringScheme& scheme, int gap, int device);
 GpuStats& gpu_stats_counters();
 
 }  // namespace gdp::align3

@@ -1,19 +1,23 @@
-// The cube on the GPU (dissertation section 5.2, a first form of its
-// chunked sweep): the (i, j) face is cut into kSide x kSide squares, each
-// a chunk of kSide x kSide x (|c| + 1) cells. Chunks run in anti-diagonal
-// order of the square grid, one launch an anti-diagonal, one block a
-// chunk. Inside a chunk thread (i', j') owns the column of cells (i', j',
-// k) and computes the cell k = q - i' - j' of plane q, every plane after a
-// barrier: a cell's seven predecessors lie on the three planes before,
-// kept in a ring of four planes in shared memory with a halo row and
-// column for the chunks above and to the left.
+// The cube on the GPU (dissertation section 5.2.2, SLOPED, with a warp for
+// a chunk): the (i, j) face is cut into chunks of kRows rows of a by 32
+// columns of b, each swept over every k by one warp. Lane L owns column
+// j = j0 + L and keeps the chunk's kRows cells H(i0 .. i0 + kRows - 1, j, k)
+// in registers; at step t it computes plane k = t - L, the lanes one step
+// apart, so that column j - 1's cells of plane k (and k - 1) come from
+// lane L - 1 by shuffles, lane 0's from the chunk on the left through
+// `across`, and row i0 - 1's from the chunk above through `down`.
 //
-// Chunks hand over through device memory: a chunk's last row of i (all j
-// of its square, all k) goes to `down`, its last column of j to `across`,
-// each in the buffer of its anti-diagonal modulo 3, so that the chunks of
-// anti-diagonal d read d - 1's edges and d - 2's corner while they write
-// their own.
+// Warps take chunks from a ticket in anti-diagonal order of the chunk grid
+// and publish how many steps they have done every 32 steps; a warp waits,
+// every 32 steps, for the steps of the chunks above and to its left that
+// its next 32 steps read (a chunk only waits for chunks with earlier
+// tickets, already running: Xiao, Aji and Feng). The hand-over buffers are
+// written in place: a chunk reads its neighbour's value of plane k before
+// it writes its own there, and the next chunk reads it only after waiting.
+#include <cuda/atomic>
+
 #include <algorithm>
+#include <memory>
 #include <vector>
 
 #include "align3/cuda/gpu_pass.hpp"
@@ -24,149 +28,259 @@
 namespace gdp::align3 {
 namespace {
 
-constexpr int kSide = 32;         // a chunk's rows of a and of b: its threads
-constexpr int kRing = 4;          // planes kept: the three a cell reads and its own
+constexpr int kLanes = 32;        // a chunk's columns of b: a warp's lanes
+constexpr int kRows = 16;         // a chunk's rows of a: cells a lane keeps
+constexpr int kWarps = 4;         // warps of a block, each sweeping its own chunks
 constexpr int kMaxDim = 32;       // letters a scoring scheme may have here
-constexpr int kPad = kSide + 1;   // a plane's row in shared memory, its halo first
+constexpr int kStride = 32;       // steps between a chunk's publications and between its waits
+constexpr unsigned kFull = 0xffffffffu;
 
 struct LayerParams {
   const std::uint8_t *a, *b, *c;
   const int* sub;  // dim x dim
-  int dim, gap;
+  int dim, gap2;
   int m, n, p;
-  long long plane_c;  // p + 1
-  int* down;          // 3 buffers of (n + 1) x (p + 1): row i = last of a chunk
-  int* across;        // 3 buffers of (m + 1) x (p + 1): column j = last of a chunk
-  int* last;          // (n + 1) x (p + 1): H(m, j, k)
-  int chunk_i0;       // this launch's first chunk row
-  int d;              // this launch's anti-diagonal
+  int* down;             // H(last row of a chunk, j, k) at [(k + j % 32) * down_stride + j]: the step that writes it
+  long long down_stride;  // n + 1 rounded up to 32
+  int* across;           // H(i0 + r, last column of a chunk, k) at [(chunk row * (p + 1) + k) * kRows + r]
+  int* corner;           // H(i0 - 1, last column of a chunk, k) at [chunk row * (p + 1) + k]
+  int* last;             // H(m, j, k) at [j * (p + 1) + k]
+  const int* order;      // the chunks (ci * cols + cj) in ticket order
+  int* done;             // the steps each chunk has done
+  unsigned* ticket;
+  int chunks, rows, cols;
 };
 
-__device__ __forceinline__ int edge_value(const int* buffer, long long row, int k, long long plane_c, int p) {
-  return k >= 0 && k <= p ? buffer[row * plane_c + k] : neg_inf;
+// Lane 0: until chunk `chunk` has done `steps` steps.
+__device__ __forceinline__ void wait_done(int* done, int chunk, int steps) {
+  ::cuda::atomic_ref<int, ::cuda::thread_scope_device> d(done[chunk]);
+  while (d.load(::cuda::memory_order_acquire) < steps) __nanosleep(32);
 }
 
-__global__ void __launch_bounds__(kSide* kSide) chunk_planes(LayerParams lp) {
-  __shared__ int planes[kRing][kPad][kPad];
+__global__ void __launch_bounds__(kWarps* kLanes) sloped_sweep(LayerParams p) {
   __shared__ int sub[kMaxDim * kMaxDim];
-  const int ti = static_cast<int>(threadIdx.x) / kSide, tj = static_cast<int>(threadIdx.x) % kSide;
-  const int ci = lp.chunk_i0 + static_cast<int>(blockIdx.x), cj = lp.d - ci;
-  const int i = ci * kSide + ti, j = cj * kSide + tj;  // this thread's cells (i, j, k)
-  for (int x = static_cast<int>(threadIdx.x); x < lp.dim * lp.dim; x += kSide * kSide) sub[x] = lp.sub[x];
-  const long long pc = lp.plane_c;
-  const long long n1 = lp.n + 1, m1 = lp.m + 1;
-  const int* down_in = lp.down + ((lp.d + 2) % 3) * n1 * pc;      // written by anti-diagonal d - 1
-  const int* corner_in = lp.down + ((lp.d + 1) % 3) * n1 * pc;    // written by d - 2
-  const int* across_in = lp.across + ((lp.d + 2) % 3) * m1 * pc;  // written by d - 1
-  int* down_out = lp.down + (lp.d % 3) * n1 * pc;
-  int* across_out = lp.across + (lp.d % 3) * m1 * pc;
-  const bool inside = i <= lp.m && j <= lp.n;
-  const int la = inside && i > 0 ? lp.a[i - 1] : 0, lb = inside && j > 0 ? lp.b[j - 1] : 0;
+  // profile[w][c][r] = sub(a of row i0 + r, c) for warp w's chunk; a row of
+  // kRows + 1 so that lanes on different letters read different banks.
+  __shared__ int profile[kWarps][kMaxDim][kRows + 1];
+  for (int x = static_cast<int>(threadIdx.x); x < p.dim * p.dim; x += kWarps * kLanes) sub[x] = p.sub[x];
   __syncthreads();
-  const int ab = i > 0 && j > 0 ? sub[la * lp.dim + lb] : 0;
-  const int* sub_a = sub + la * lp.dim;
-  const int* sub_b = sub + lb * lp.dim;
-  int own = neg_inf;  // H(i, j, k - 1)
-  // From plane -3, so that the ring's planes before a chunk's first cell
-  // hold the halo and minus infinity; to the plane of cell (31, 31, |c|).
-  const int last_plane = 2 * (kSide - 1) + lp.p;
-  auto slot = [&](int q) { return planes[(q + 2 * kRing) % kRing]; };
-  for (int q = -3; q <= last_plane; ++q) {
-    const int k = q - ti - tj;
-    int (*now)[kPad] = slot(q);
-    const int (*back1)[kPad] = slot(q - 1);
-    const int (*back2)[kPad] = slot(q - 2);
-    const int (*back3)[kPad] = slot(q - 3);
-    // The halo of plane q: row i' = -1 (cell k = q + 1 - j'), column j' = -1
-    // (k = q + 1 - i'), and the corner (k = q + 2).
-    if (ti == 0)
-      now[0][tj + 1] = ci > 0 && j <= lp.n ? edge_value(down_in, j, q + 1 - tj, pc, lp.p) : neg_inf;
-    if (tj == 0)
-      now[ti + 1][0] = cj > 0 && i <= lp.m ? edge_value(across_in, i, q + 1 - ti, pc, lp.p) : neg_inf;
-    if (ti == 0 && tj == 0)
-      now[0][0] = ci > 0 && cj > 0 ? edge_value(corner_in, static_cast<long long>(cj) * kSide - 1, q + 2, pc, lp.p)
-                                   : neg_inf;
-    int h = neg_inf;
-    if (inside && k >= 0 && k <= lp.p) {
-      if (i == 0 && j == 0 && k == 0) {
-        h = 0;
-      } else {
-        int prev[8];
-        prev[0] = neg_inf;
-        prev[kMoveA] = back1[ti][tj + 1];
-        prev[kMoveB] = back1[ti + 1][tj];
-        prev[kMoveC] = own;
-        prev[kMoveA | kMoveB] = back2[ti][tj];
-        prev[kMoveA | kMoveC] = back2[ti][tj + 1];
-        prev[kMoveB | kMoveC] = back2[ti + 1][tj];
-        prev[kMoves] = back3[ti][tj];
-        const int lc = k > 0 ? lp.c[k - 1] : 0;
-        unsigned from = 0;
-        h = update_cell(prev, ab, k > 0 && i > 0 ? sub_a[lc] : 0, k > 0 && j > 0 ? sub_b[lc] : 0, lp.gap, from);
-      }
-      if (ti == kSide - 1) down_out[static_cast<long long>(j) * pc + k] = h;
-      if (tj == kSide - 1) across_out[static_cast<long long>(i) * pc + k] = h;
-      if (i == lp.m) lp.last[static_cast<long long>(j) * pc + k] = h;
+  const int lane = static_cast<int>(threadIdx.x) % kLanes;
+  int(*prof)[kRows + 1] = profile[threadIdx.x / kLanes];
+  const int steps = p.p + kLanes;  // step t: lane L on plane t - L, for t = 0 .. p + 31
+  const long long plane_c = p.p + 1;
+  for (;;) {
+    int chunk = -1;
+    if (lane == 0) {
+      const unsigned t = atomicAdd(p.ticket, 1u);
+      chunk = t < static_cast<unsigned>(p.chunks) ? p.order[t] : -1;
     }
-    now[ti + 1][tj + 1] = h;
-    own = h;
-    __syncthreads();
+    chunk = __shfl_sync(kFull, chunk, 0);
+    if (chunk < 0) return;
+    const int ci = chunk / p.cols, cj = chunk % p.cols;
+    const int i0 = ci * kRows, j = cj * kLanes + lane;
+    __syncwarp();  // the last chunk's profile is read
+    for (int x = lane; x < p.dim * kRows; x += kLanes) {
+      const int c = x / kRows, r = x % kRows, i = i0 + r;
+      prof[c][r] = i >= 1 && i <= p.m ? sub[p.a[i - 1] * p.dim + c] : 0;
+    }
+    __syncwarp();
+    const int lb = j >= 1 && j <= p.n ? p.b[j - 1] : 0;
+    const int* sub_b = sub + lb * p.dim;
+    int ab[kRows];
+#pragma unroll
+    for (int r = 0; r < kRows; ++r) ab[r] = prof[lb][r];
+    const bool above = ci > 0, left_chunk = cj > 0;
+    const bool below = ci + 1 < p.rows, right_chunk = cj + 1 < p.cols;
+    const bool origin = ci == 0 && cj == 0 && lane == 0;
+    const int row_m = p.m - i0;  // the row of i = m, if this chunk has it
+    int* down_j = p.down + j;
+    const int* across_in = p.across + static_cast<long long>(ci) * plane_c * kRows;
+    int* across_out = p.across + static_cast<long long>(ci) * plane_c * kRows;
+    int* corner = p.corner + static_cast<long long>(ci) * plane_c;
+
+    int cur[kRows], left[kRows], left_prev[kRows], next_left[kRows];
+#pragma unroll
+    for (int r = 0; r < kRows; ++r) cur[r] = left[r] = left_prev[r] = next_left[r] = neg_inf;
+    int top = neg_inf, top_prev = neg_inf, top_left = neg_inf, top_left_prev = neg_inf;
+    int next_top = neg_inf, next_corner = neg_inf, next_letter = 0;
+    // Loads what step t reads: plane t for lane 0's column j - 1, plane t - L of row i0 - 1, and c's letter.
+    auto fetch = [&](int t) {
+      const int k = t - lane;
+      if (lane == 0 && left_chunk && t <= p.p) {
+        const int4* from = reinterpret_cast<const int4*>(across_in + t * kRows);
+#pragma unroll
+        for (int r = 0; r < kRows; r += 4) {
+          const int4 v = __ldcg(from + r / 4);
+          next_left[r] = v.x, next_left[r + 1] = v.y, next_left[r + 2] = v.z, next_left[r + 3] = v.w;
+        }
+        next_corner = __ldcg(corner + t);
+      }
+      const bool in = k >= 0 && k <= p.p;
+      next_top = above && in ? __ldcg(down_j + static_cast<long long>(t) * p.down_stride) : neg_inf;
+      next_letter = k >= 1 && k <= p.p ? p.c[k - 1] : 0;
+    };
+    for (int t = 0; t < steps; ++t) {
+      if (t % kStride == 0) {
+        if (lane == 0) {
+          if (above) wait_done(p.done, chunk - p.cols, min(t + kStride + 1, steps));
+          if (left_chunk) wait_done(p.done, chunk - 1, min(t + kStride + kLanes, steps));
+        }
+        __syncwarp();
+        if (t == 0) fetch(0);
+      }
+      const int k = t - lane;
+      // Column j - 1's cells of planes k and k - 1, row i0 - 1's of planes k and k - 1.
+#pragma unroll
+      for (int r = 0; r < kRows; ++r) {
+        left_prev[r] = left[r];
+        left[r] = __shfl_up_sync(kFull, cur[r], 1);
+      }
+      top_left_prev = top_left;
+      top_left = __shfl_up_sync(kFull, top, 1);
+      if (lane == 0) {
+#pragma unroll
+        for (int r = 0; r < kRows; ++r) left[r] = next_left[r];
+        top_left = next_corner;
+      }
+      top_prev = top;
+      top = next_top;
+      const int lc = next_letter;
+      if (t + 1 < steps) fetch(t + 1);
+
+      const int bc = sub_b[lc];
+      const int* ac = prof[lc];
+      int up = top, up_prev = top_prev, up_left = top_left, up_left_prev = top_left_prev;
+#pragma unroll
+      for (int r = 0; r < kRows; ++r) {
+        const int old = cur[r];
+        int h = update_cell_all(up, left[r], old, up_left, up_prev, left_prev[r], up_left_prev, ab[r], ac[r], bc, p.gap2);
+        if (r == 0 && origin && t == 0) h = 0;  // H(0, 0, 0)
+        up = h, up_prev = old, up_left = left[r], up_left_prev = left_prev[r];
+        cur[r] = h;
+      }
+
+      if (k >= 0 && k <= p.p) {
+        if (below) __stcg(down_j + static_cast<long long>(t) * p.down_stride, cur[kRows - 1]);
+        if (lane == kLanes - 1 && right_chunk) {
+          int4* to = reinterpret_cast<int4*>(across_out + k * kRows);
+#pragma unroll
+          for (int r = 0; r < kRows; r += 4) __stcg(to + r / 4, make_int4(cur[r], cur[r + 1], cur[r + 2], cur[r + 3]));
+          __stcg(corner + k, top);
+        }
+        if (row_m < kRows && j <= p.n) {
+          int h = 0;
+#pragma unroll
+          for (int r = 0; r < kRows; ++r)
+            if (r == row_m) h = cur[r];
+          p.last[static_cast<long long>(j) * plane_c + k] = h;
+        }
+      }
+      if ((t + 1) % kStride == 0 || t + 1 == steps) {
+        __threadfence();
+        __syncwarp();
+        if (lane == 0) {
+          ::cuda::atomic_ref<int, ::cuda::thread_scope_device> d(p.done[chunk]);
+          d.store(t + 1, ::cuda::memory_order_release);
+        }
+      }
+    }
   }
 }
 
 }  // namespace
 
-std::vector<int> last_layer_gpu_pass(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap,
-                                     int device) {
+namespace {
+
+// The device memory of a pass, kept for the next: the linear-space
+// alignment's passes after its first (the largest) allocate nothing.
+struct Buffers {
+  cuda::DeviceArray<std::uint8_t> a, b, c;
+  cuda::DeviceArray<int> sub, down, across, corner, last, order, done;
+  cuda::DeviceArray<unsigned> ticket;
+  std::size_t held = 0;  // bytes reserved so far
+};
+
+std::vector<int> run_pass(Buffers& d, Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap,
+                          int device) {
+  const long long m = static_cast<long long>(a.size()), n = static_cast<long long>(b.size()),
+                  p = static_cast<long long>(c.size());
+  const int rows = static_cast<int>(m / kRows + 1), cols = static_cast<int>(n / kLanes + 1), chunks = rows * cols;
+  const long long down_stride = static_cast<long long>(cols) * kLanes;
+  const long long down_cells = (p + kLanes) * down_stride, across_cells = rows * (p + 1) * kRows,
+                  corner_cells = rows * (p + 1), last_cells = (n + 1) * (p + 1);
+  const std::size_t bytes =
+      sizeof(int) * static_cast<std::size_t>(down_cells + across_cells + corner_cells + last_cells + 2 * chunks);
+  if (bytes > d.held) {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    GDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (bytes > free_bytes + d.held)
+      throw RunError("sequences of " + std::to_string(m) + ", " + std::to_string(n) + " and " + std::to_string(p) +
+                     " letters need " + std::to_string(bytes >> 20) + " MiB of GPU memory; " +
+                     std::to_string((free_bytes + d.held) >> 20) + " MiB are free");
+    d.held = bytes;
+  }
+  auto upload = [](cuda::DeviceArray<std::uint8_t>& to, Residues from) {
+    std::uint8_t* at = to.reserve(std::max<std::size_t>(from.size(), 1));
+    if (!from.empty()) GDP_CUDA_CHECK(cudaMemcpy(at, from.data(), from.size(), cudaMemcpyHostToDevice));
+    return at;
+  };
+  LayerParams lp{};
+  lp.a = upload(d.a, a);
+  lp.b = upload(d.b, b);
+  lp.c = upload(d.c, c);
+  lp.sub = d.sub.reserve(scheme.scores.size());
+  GDP_CUDA_CHECK(cudaMemcpy(d.sub.get(), scheme.scores.data(), scheme.scores.size() * sizeof(int),
+                            cudaMemcpyHostToDevice));
+  lp.dim = scheme.dim;
+  lp.gap2 = 2 * gap;
+  lp.m = static_cast<int>(m), lp.n = static_cast<int>(n), lp.p = static_cast<int>(p);
+  lp.down = d.down.reserve(static_cast<std::size_t>(down_cells));
+  lp.down_stride = down_stride;
+  lp.across = d.across.reserve(static_cast<std::size_t>(across_cells));
+  lp.corner = d.corner.reserve(static_cast<std::size_t>(corner_cells));
+  lp.last = d.last.reserve(static_cast<std::size_t>(last_cells));
+  std::vector<int> tickets;  // anti-diagonal order: a chunk after those above and to its left
+  tickets.reserve(static_cast<std::size_t>(chunks));
+  for (int diagonal = 0; diagonal <= rows + cols - 2; ++diagonal)
+    for (int ci = std::max(0, diagonal - (cols - 1)); ci <= std::min(diagonal, rows - 1); ++ci)
+      tickets.push_back(ci * cols + diagonal - ci);
+  lp.order = d.order.reserve(tickets.size());
+  GDP_CUDA_CHECK(cudaMemcpy(d.order.get(), tickets.data(), tickets.size() * sizeof(int), cudaMemcpyHostToDevice));
+  lp.done = d.done.reserve(static_cast<std::size_t>(chunks));
+  GDP_CUDA_CHECK(cudaMemset(lp.done, 0, static_cast<std::size_t>(chunks) * sizeof(int)));
+  lp.ticket = d.ticket.reserve(1);
+  GDP_CUDA_CHECK(cudaMemset(lp.ticket, 0, sizeof(unsigned)));
+  lp.chunks = chunks;
+  lp.rows = rows;
+  lp.cols = cols;
+  int per_sm = 0, sms = 0;
+  GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sloped_sweep, kWarps * kLanes, 0));
+  GDP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  // All resident, so that a waiting warp's neighbour is running.
+  const int blocks = std::min((chunks + kWarps - 1) / kWarps, std::max(per_sm, 1) * sms);
+  cuda::KernelTimer timer;
+  timer.start();
+  sloped_sweep<<<blocks, kWarps * kLanes>>>(lp);
+  GDP_CUDA_CHECK(cudaGetLastError());
+  GpuStats& stats = gpu_stats_counters();
+  stats.kernel_seconds += timer.stop_seconds();
+  ++stats.passes;
+  std::vector<int> out(static_cast<std::size_t>(last_cells));
+  GDP_CUDA_CHECK(cudaMemcpy(out.data(), lp.last, out.size() * sizeof(int), cudaMemcpyDeviceToHost));
+  return out;
+}
+
+}  // namespace
+
+LayerPass gpu_layer_pass_cuda(const ScoringScheme& scheme, int gap, int device) {
   if (scheme.dim > kMaxDim)
     throw RunError("the GPU engine takes alphabets of up to " + std::to_string(kMaxDim) + " letters, not " +
                    std::to_string(scheme.dim));
   GDP_CUDA_CHECK(cudaSetDevice(device));
-  const long long m = static_cast<long long>(a.size()), n = static_cast<long long>(b.size()),
-                  p = static_cast<long long>(c.size());
-  const std::size_t bytes = sizeof(int) * static_cast<std::size_t>((3 * (m + 1) + 4 * (n + 1)) * (p + 1));
-  std::size_t free_bytes = 0, total_bytes = 0;
-  GDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  if (bytes > free_bytes)
-    throw RunError("sequences of " + std::to_string(m) + ", " + std::to_string(n) + " and " + std::to_string(p) +
-                   " letters need " + std::to_string(bytes >> 20) + " MiB of GPU memory; " +
-                   std::to_string(free_bytes >> 20) + " MiB are free");
-  cuda::DeviceArray<std::uint8_t> da, db, dc;
-  cuda::DeviceArray<int> sub, down, across, last;
-  auto upload = [](cuda::DeviceArray<std::uint8_t>& to, Residues from) {
-    std::uint8_t* d = to.reserve(std::max<std::size_t>(from.size(), 1));
-    if (!from.empty()) GDP_CUDA_CHECK(cudaMemcpy(d, from.data(), from.size(), cudaMemcpyHostToDevice));
-    return d;
+  auto buffers = std::make_shared<Buffers>();
+  return [buffers, scheme, gap, device](Residues a, Residues b, Residues c) {
+    return run_pass(*buffers, a, b, c, scheme, gap, device);
   };
-  LayerParams lp{};
-  lp.a = upload(da, a);
-  lp.b = upload(db, b);
-  lp.c = upload(dc, c);
-  lp.sub = sub.reserve(scheme.scores.size());
-  GDP_CUDA_CHECK(cudaMemcpy(sub.get(), scheme.scores.data(), scheme.scores.size() * sizeof(int), cudaMemcpyHostToDevice));
-  lp.dim = scheme.dim;
-  lp.gap = gap;
-  lp.m = static_cast<int>(m), lp.n = static_cast<int>(n), lp.p = static_cast<int>(p);
-  lp.plane_c = p + 1;
-  lp.down = down.reserve(static_cast<std::size_t>(3 * (n + 1) * (p + 1)));
-  lp.across = across.reserve(static_cast<std::size_t>(3 * (m + 1) * (p + 1)));
-  lp.last = last.reserve(static_cast<std::size_t>((n + 1) * (p + 1)));
-  const int rows = static_cast<int>(m / kSide + 1), cols = static_cast<int>(n / kSide + 1);
-  cuda::KernelTimer timer;
-  timer.start();
-  for (int d = 0; d <= rows + cols - 2; ++d) {
-    lp.d = d;
-    lp.chunk_i0 = std::max(0, d - (cols - 1));
-    const int chunks = std::min(d, rows - 1) - lp.chunk_i0 + 1;
-    chunk_planes<<<chunks, kSide * kSide>>>(lp);
-    GDP_CUDA_CHECK(cudaGetLastError());
-  }
-  GpuStats& stats = gpu_stats_counters();
-  stats.kernel_seconds += timer.stop_seconds();
-  ++stats.passes;
-  std::vector<int> out(static_cast<std::size_t>((n + 1) * (p + 1)));
-  GDP_CUDA_CHECK(cudaMemcpy(out.data(), lp.last, out.size() * sizeof(int), cudaMemcpyDeviceToHost));
-  return out;
 }
 
 }  // namespace gdp::align3
