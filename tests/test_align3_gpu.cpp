@@ -72,6 +72,29 @@ TEST_CASE("align3 GPU pass: protein under BLOSUM62", "[gpu][align3]") {
   }
 }
 
+TEST_CASE("align3 GPU split: the point equals the host's scan of the CPU's layers, ties included", "[gpu][align3]") {
+  if (test::skip_without_gpu()) return;
+  const ScoringScheme dna = test::dna_scheme();
+  std::mt19937 rng(31);
+  for (const int gap : {0, 4}) {  // gap 0: many equal sums
+    const align3::SplitPass gpu = align3::gpu_split_pass(dna, gap, 0);
+    const align3::SplitPass cpu = align3::split_by_layers(
+        [&](align3::Residues x, align3::Residues y, align3::Residues z) { return align3::last_layer(x, y, z, dna, gap, 2); });
+    for (const auto& [la, lb, lc] : std::vector<std::array<std::size_t, 3>>{
+             {2, 0, 0}, {2, 5, 0}, {3, 1, 40}, {40, 33, 17}, {64, 70, 65}, {31, 100, 3}, {120, 90, 100}})
+      for (const bool related : {true, false}) {
+        const Trio t = make_trio(rng, la, lb, lc, 4, related);
+        const std::size_t mid = la / 2;
+        const align3::Residues a(t.a);
+        INFO("lengths " << la << " x " << lb << " x " << lc << ", related " << related << ", gap " << gap);
+        const align3::SplitPoint g = gpu(a.first(mid), a.subspan(mid), t.b, t.c);
+        const align3::SplitPoint c = cpu(a.first(mid), a.subspan(mid), t.b, t.c);
+        CHECK(g.j == c.j);
+        CHECK(g.k == c.k);
+      }
+  }
+}
+
 TEST_CASE("align3 on the GPU: the score and the linear-space alignment equal the oracle's", "[gpu][align3]") {
   if (test::skip_without_gpu()) return;
   const ScoringScheme dna = test::dna_scheme();

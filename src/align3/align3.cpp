@@ -45,7 +45,7 @@ Alignment align(Residues a, Residues b, Residues c, const ScoringScheme& scheme,
   if (!on_gpu)
     return cells_of(a, b, c) <= kFullCubeCells ? align_full_cube(a, b, c, scheme, o.gap)
                                                : align_linear(a, b, c, scheme, o.gap, cpu, 1 << 18, threads);
-  return align_linear(a, b, c, scheme, o.gap, gpu_layer_pass(scheme, o.gap, o.device), kGpuLeafCells, threads);
+  return align_linear(a, b, c, scheme, o.gap, gpu_split_pass(scheme, o.gap, o.device), kGpuLeafCells, threads);
 }
 
 }  // namespace gdp::align3

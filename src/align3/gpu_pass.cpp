@@ -21,6 +21,13 @@ LayerPass gpu_layer_pass(const ScoringScheme& scheme, int gap, int device) {
     throw RunError(no_cuda_message);
 }
 
+SplitPass gpu_split_pass(const ScoringScheme& scheme, int gap, int device) {
+  if constexpr (have_cuda)
+    return gpu_split_pass_cuda(scheme, gap, device);
+  else
+    throw RunError(no_cuda_message);
+}
+
 std::vector<int> last_layer_gpu(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap, int device) {
   return gpu_layer_pass(scheme, gap, device)(a, b, c);
 }

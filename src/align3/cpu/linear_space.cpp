@@ -23,9 +23,7 @@ struct Leaf {
 };
 
 struct Divider {
-  const ScoringScheme& scheme;
-  int gap;
-  const LayerPass& layer;
+  const SplitPass& split;
   long long base_cells;
   std::vector<Leaf> leaves;  // in the order of their columns
 
@@ -37,23 +35,11 @@ struct Divider {
       return;
     }
     const std::size_t mid = static_cast<std::size_t>(m / 2);
-    const std::vector<int> forward = layer(a.first(mid), b, c);
-    const std::vector<std::uint8_t> ra = reverse_of(a.subspan(mid)), rb = reverse_of(b), rc = reverse_of(c);
-    const std::vector<int> backward = layer(ra, rb, rc);
-    const std::size_t w = static_cast<std::size_t>(p + 1);
-    long long best = static_cast<long long>(neg_inf) * 2;
-    std::size_t best_j = 0, best_k = 0;
-    for (std::size_t j = 0; j <= static_cast<std::size_t>(n); ++j)
-      for (std::size_t k = 0; k <= static_cast<std::size_t>(p); ++k) {
-        const long long h = static_cast<long long>(forward[j * w + k]) +
-                            backward[(static_cast<std::size_t>(n) - j) * w + (static_cast<std::size_t>(p) - k)];
-        if (h > best) best = h, best_j = j, best_k = k;
-      }
-    divide(a.first(mid), b.first(best_j), c.first(best_k));
-    divide(a.subspan(mid), b.subspan(best_j), c.subspan(best_k));
+    const SplitPoint at = split(a.first(mid), a.subspan(mid), b, c);
+    divide(a.first(mid), b.first(at.j), c.first(at.k));
+    divide(a.subspan(mid), b.subspan(at.j), c.subspan(at.k));
   }
 };
-
 }  // namespace
 
 Alignment align_linear(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap, int threads,
@@ -62,9 +48,31 @@ Alignment align_linear(Residues a, Residues b, Residues c, const ScoringScheme& 
   return align_linear(a, b, c, scheme, gap, cpu, base_cells, threads);
 }
 
+SplitPass split_by_layers(const LayerPass& layer) {
+  return [layer](Residues top, Residues bottom, Residues b, Residues c) {
+    const std::vector<int> forward = layer(top, b, c);
+    const std::vector<std::uint8_t> ra = reverse_of(bottom), rb = reverse_of(b), rc = reverse_of(c);
+    const std::vector<int> backward = layer(ra, rb, rc);
+    const std::size_t n = b.size(), p = c.size(), w = p + 1;
+    long long best = static_cast<long long>(neg_inf) * 2;
+    SplitPoint at;
+    for (std::size_t j = 0; j <= n; ++j)
+      for (std::size_t k = 0; k <= p; ++k) {
+        const long long h = static_cast<long long>(forward[j * w + k]) + backward[(n - j) * w + (p - k)];
+        if (h > best) best = h, at = {j, k};
+      }
+    return at;
+  };
+}
+
 Alignment align_linear(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap,
                        const LayerPass& layer, long long base_cells, int leaf_threads) {
-  Divider d{scheme, gap, layer, base_cells, {}};
+  return align_linear(a, b, c, scheme, gap, split_by_layers(layer), base_cells, leaf_threads);
+}
+
+Alignment align_linear(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap,
+                       const SplitPass& split, long long base_cells, int leaf_threads) {
+  Divider d{split, base_cells, {}};
   d.divide(a, b, c);
   std::vector<Alignment> parts(d.leaves.size());
   const long long leaves = static_cast<long long>(d.leaves.size());

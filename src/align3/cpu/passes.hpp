@@ -28,4 +28,20 @@ using LayerPass = std::function<std::vector<int>(Residues a, Residues b, Residue
 Alignment align_linear(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap,
                        const LayerPass& layer, long long base_cells = 1 << 18, int leaf_threads = 1);
 
+// Where an optimal path from (0, 0, 0) to (|top| + |bottom|, |b|, |c|)
+// crosses the layer i = |top|: the (j, k) of the best sum of H(|top|, j, k)
+// (a pass over top, b, c) and H(|bottom|, |b| - j, |c| - k) over the
+// reversed bottom, b and c; the first in (j, k) order of equal sums.
+struct SplitPoint {
+  std::size_t j = 0, k = 0;
+};
+using SplitPass = std::function<SplitPoint(Residues top, Residues bottom, Residues b, Residues c)>;
+
+// The split point from two of `layer`'s passes, scanned here.
+SplitPass split_by_layers(const LayerPass& layer);
+
+// align_linear with each middle layer's split point found by `split`.
+Alignment align_linear(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap,
+                       const SplitPass& split, long long base_cells, int leaf_threads);
+
 }  // namespace gdp::align3

@@ -17,6 +17,10 @@ namespace gdp::align3 {
 // (gpu_pass.cpp).
 LayerPass gpu_layer_pass(const ScoringScheme& scheme, int gap, int device);
 
+// A split point (cpu/passes.hpp) from two such passes, found on the GPU: the
+// layers stay there.
+SplitPass gpu_split_pass(const ScoringScheme& scheme, int gap, int device);
+
 // One pass through gpu_layer_pass.
 std::vector<int> last_layer_gpu(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap, int device);
 
@@ -29,6 +33,7 @@ GpuStats gpu_stats();
 
 // The .cu file's side (CUDA builds only).
 LayerPass gpu_layer_pass_cuda(const ScoringScheme& scheme, int gap, int device);
+SplitPass gpu_split_pass_cuda(const ScoringScheme& scheme, int gap, int device);
 GpuStats& gpu_stats_counters();
 
 }  // namespace gdp::align3

@@ -17,6 +17,7 @@
 #include <cuda/atomic>
 
 #include <algorithm>
+#include <climits>
 #include <memory>
 #include <vector>
 
@@ -197,11 +198,15 @@ struct Buffers {
   cuda::DeviceArray<std::uint8_t> a, b, c;
   cuda::DeviceArray<int> sub, down, across, corner, last, order, done;
   cuda::DeviceArray<unsigned> ticket;
-  std::size_t held = 0;  // bytes reserved so far
+  cuda::DeviceArray<int> back;                  // the split's backward layer
+  cuda::DeviceArray<unsigned long long> split;  // the split's best sum, then its first cell
+  std::size_t held = 0;                         // bytes reserved so far
 };
 
-std::vector<int> run_pass(Buffers& d, Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap,
-                          int device) {
+// One pass, its last layer left in `last` on the device. `layers`: the
+// layers the caller keeps there (two for a split), for the memory check.
+int* launch_pass(Buffers& d, cuda::DeviceArray<int>& last, int layers, Residues a, Residues b, Residues c,
+                 const ScoringScheme& scheme, int gap, int device) {
   const long long m = static_cast<long long>(a.size()), n = static_cast<long long>(b.size()),
                   p = static_cast<long long>(c.size());
   const int rows = static_cast<int>(m / kRows + 1), cols = static_cast<int>(n / kLanes + 1), chunks = rows * cols;
@@ -209,7 +214,7 @@ std::vector<int> run_pass(Buffers& d, Residues a, Residues b, Residues c, const 
   const long long down_cells = (p + kLanes) * down_stride, across_cells = rows * (p + 1) * kRows,
                   corner_cells = rows * (p + 1), last_cells = (n + 1) * (p + 1);
   const std::size_t bytes =
-      sizeof(int) * static_cast<std::size_t>(down_cells + across_cells + corner_cells + last_cells + 2 * chunks);
+      sizeof(int) * static_cast<std::size_t>(down_cells + across_cells + corner_cells + layers * last_cells + 2 * chunks);
   if (bytes > d.held) {
     std::size_t free_bytes = 0, total_bytes = 0;
     GDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -238,7 +243,7 @@ std::vector<int> run_pass(Buffers& d, Residues a, Residues b, Residues c, const 
   lp.down_stride = down_stride;
   lp.across = d.across.reserve(static_cast<std::size_t>(across_cells));
   lp.corner = d.corner.reserve(static_cast<std::size_t>(corner_cells));
-  lp.last = d.last.reserve(static_cast<std::size_t>(last_cells));
+  lp.last = last.reserve(static_cast<std::size_t>(last_cells));
   std::vector<int> tickets;  // anti-diagonal order: a chunk after those above and to its left
   tickets.reserve(static_cast<std::size_t>(chunks));
   for (int diagonal = 0; diagonal <= rows + cols - 2; ++diagonal)
@@ -265,21 +270,90 @@ std::vector<int> run_pass(Buffers& d, Residues a, Residues b, Residues c, const 
   GpuStats& stats = gpu_stats_counters();
   stats.kernel_seconds += timer.stop_seconds();
   ++stats.passes;
-  std::vector<int> out(static_cast<std::size_t>(last_cells));
-  GDP_CUDA_CHECK(cudaMemcpy(out.data(), lp.last, out.size() * sizeof(int), cudaMemcpyDeviceToHost));
+  return lp.last;
+}
+
+std::vector<int> run_pass(Buffers& d, Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap,
+                          int device) {
+  const int* last = launch_pass(d, d.last, 1, a, b, c, scheme, gap, device);
+  std::vector<int> out((b.size() + 1) * (c.size() + 1));
+  GDP_CUDA_CHECK(cudaMemcpy(out.data(), last, out.size() * sizeof(int), cudaMemcpyDeviceToHost));
   return out;
+}
+
+// The split's two reductions over the cells x = j * (p + 1) + k of the
+// layer: the best sum forward[x] + backward[(n - j) * (p + 1) + p - k],
+// then the first cell that has it (the host scan's choice).
+__device__ __forceinline__ long long split_sum(const int* forward, const int* backward, long long x, long long n,
+                                               long long p) {
+  const long long w = p + 1, j = x / w, k = x % w;
+  return static_cast<long long>(forward[x]) + backward[(n - j) * w + (p - k)];
+}
+
+__global__ void best_sum(const int* forward, const int* backward, long long n, long long p,
+                         unsigned long long* best) {
+  long long mine = LLONG_MIN;
+  for (long long x = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; x < (n + 1) * (p + 1);
+       x += static_cast<long long>(gridDim.x) * blockDim.x)
+    mine = max(mine, split_sum(forward, backward, x, n, p));
+  for (int d = kLanes / 2; d > 0; d /= 2) mine = max(mine, __shfl_xor_sync(kFull, mine, d));
+  // Order-preserving as unsigned: the sign bit flipped.
+  if (threadIdx.x % kLanes == 0) atomicMax(best, static_cast<unsigned long long>(mine) ^ (1ull << 63));
+}
+
+__global__ void first_best(const int* forward, const int* backward, long long n, long long p,
+                           unsigned long long* split) {
+  const long long best = static_cast<long long>(split[0] ^ (1ull << 63));
+  unsigned long long first = ~0ull;
+  for (long long x = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; x < (n + 1) * (p + 1);
+       x += static_cast<long long>(gridDim.x) * blockDim.x)
+    if (split_sum(forward, backward, x, n, p) == best) first = min(first, static_cast<unsigned long long>(x));
+  for (int d = kLanes / 2; d > 0; d /= 2) first = min(first, __shfl_xor_sync(kFull, first, d));
+  if (threadIdx.x % kLanes == 0) atomicMin(split + 1, first);
+}
+
+std::vector<std::uint8_t> reversed(Residues r) { return {r.rbegin(), r.rend()}; }
+
+SplitPoint run_split(Buffers& d, Residues top, Residues bottom, Residues b, Residues c, const ScoringScheme& scheme,
+                     int gap, int device) {
+  const int* forward = launch_pass(d, d.last, 2, top, b, c, scheme, gap, device);
+  const std::vector<std::uint8_t> ra = reversed(bottom), rb = reversed(b), rc = reversed(c);
+  const int* backward = launch_pass(d, d.back, 2, ra, rb, rc, scheme, gap, device);
+  const long long n = static_cast<long long>(b.size()), p = static_cast<long long>(c.size());
+  unsigned long long* split = d.split.reserve(2);
+  const unsigned long long start[2] = {0, ~0ull};
+  GDP_CUDA_CHECK(cudaMemcpy(split, start, sizeof start, cudaMemcpyHostToDevice));
+  const int threads = 256;
+  const int blocks = static_cast<int>(std::min<long long>(((n + 1) * (p + 1) + threads - 1) / threads, 4096));
+  best_sum<<<blocks, threads>>>(forward, backward, n, p, split);
+  first_best<<<blocks, threads>>>(forward, backward, n, p, split);
+  GDP_CUDA_CHECK(cudaGetLastError());
+  unsigned long long found[2] = {0, 0};
+  GDP_CUDA_CHECK(cudaMemcpy(found, split, sizeof found, cudaMemcpyDeviceToHost));
+  const auto w = static_cast<std::size_t>(p + 1), x = static_cast<std::size_t>(found[1]);
+  return {x / w, x % w};
+}
+
+std::shared_ptr<Buffers> start(const ScoringScheme& scheme, int device) {
+  if (scheme.dim > kMaxDim)
+    throw RunError("the GPU engine takes alphabets of up to " + std::to_string(kMaxDim) + " letters, not " +
+                   std::to_string(scheme.dim));
+  GDP_CUDA_CHECK(cudaSetDevice(device));
+  return std::make_shared<Buffers>();
 }
 
 }  // namespace
 
 LayerPass gpu_layer_pass_cuda(const ScoringScheme& scheme, int gap, int device) {
-  if (scheme.dim > kMaxDim)
-    throw RunError("the GPU engine takes alphabets of up to " + std::to_string(kMaxDim) + " letters, not " +
-                   std::to_string(scheme.dim));
-  GDP_CUDA_CHECK(cudaSetDevice(device));
-  auto buffers = std::make_shared<Buffers>();
-  return [buffers, scheme, gap, device](Residues a, Residues b, Residues c) {
+  return [buffers = start(scheme, device), scheme, gap, device](Residues a, Residues b, Residues c) {
     return run_pass(*buffers, a, b, c, scheme, gap, device);
+  };
+}
+
+SplitPass gpu_split_pass_cuda(const ScoringScheme& scheme, int gap, int device) {
+  return [buffers = start(scheme, device), scheme, gap, device](Residues top, Residues bottom, Residues b,
+                                                                  Residues c) {
+    return run_split(*buffers, top, bottom, b, c, scheme, gap, device);
   };
 }
 
