@@ -188,10 +188,6 @@ __global__ void __launch_bounds__(kWarps* kLanes) sloped_sweep(LayerParams p) {
   }
 }
 
-}  // namespace
-
-namespace {
-
 // The device memory of a pass, kept for the next: the linear-space
 // alignment's passes after its first (the largest) allocate nothing.
 struct Buffers {
