@@ -3,9 +3,9 @@
 // threads. With the GPU, the large pairs go to it one after another and the
 // small ones to the CPU threads.
 #include <algorithm>
-#include <exception>
 #include <numeric>
 
+#include "core/parallel_for.hpp"
 #include "pairwise/pairwise.hpp"
 
 namespace gdp::pairwise {
@@ -22,21 +22,10 @@ void align_on_cpu(std::vector<Hit*>& hits, const std::vector<Residues>& queries,
   Options one = o;
   one.backend = Backend::cpu_scalar;
   one.threads = 1;
-  const std::int64_t count = static_cast<std::int64_t>(hits.size());
-  // An exception may not leave an OpenMP region: the first one is kept and
-  // thrown once every thread is done.
-  std::exception_ptr failure;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(o.threads)
-  for (std::int64_t k = 0; k < count; ++k) {
+  parallel_for(static_cast<std::int64_t>(hits.size()), o.threads, [&](std::int64_t k) {
     Hit& h = *hits[static_cast<std::size_t>(k)];
-    try {
-      h.alignment = align(queries[h.query], targets[h.target], scheme, one);
-    } catch (...) {
-#pragma omp critical(pairwise_batch_failure)
-      if (!failure) failure = std::current_exception();
-    }
-  }
-  if (failure) std::rethrow_exception(failure);
+    h.alignment = align(queries[h.query], targets[h.target], scheme, one);
+  });
 }
 
 // With the GPU, pairs of min_gpu_cells or more go to it one at a time; the

@@ -7,16 +7,14 @@
 // give both for every point, and the two halves are aligned the same way.
 // The parts small enough for the full cube (the leaves) are aligned last,
 // on the threads at once, and their moves joined in order.
-#include <algorithm>
 #include <vector>
 
 #include "align3/cpu/passes.hpp"
+#include "core/parallel_for.hpp"
 #include "align3/recurrence.hpp"
 
 namespace gdp::align3 {
 namespace {
-
-std::vector<std::uint8_t> reverse_of(Residues r) { return {r.rbegin(), r.rend()}; }
 
 struct Leaf {
   Residues a, b, c;
@@ -40,6 +38,7 @@ struct Divider {
     divide(a.subspan(mid), b.subspan(at.j), c.subspan(at.k));
   }
 };
+
 }  // namespace
 
 Alignment align_linear(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap, int threads,
@@ -48,10 +47,12 @@ Alignment align_linear(Residues a, Residues b, Residues c, const ScoringScheme& 
   return align_linear(a, b, c, scheme, gap, cpu, base_cells, threads);
 }
 
+std::vector<std::uint8_t> reversed(Residues r) { return {r.rbegin(), r.rend()}; }
+
 SplitPass split_by_layers(const LayerPass& layer) {
   return [layer](Residues top, Residues bottom, Residues b, Residues c) {
     const std::vector<int> forward = layer(top, b, c);
-    const std::vector<std::uint8_t> ra = reverse_of(bottom), rb = reverse_of(b), rc = reverse_of(c);
+    const std::vector<std::uint8_t> ra = reversed(bottom), rb = reversed(b), rc = reversed(c);
     const std::vector<int> backward = layer(ra, rb, rc);
     const std::size_t n = b.size(), p = c.size(), w = p + 1;
     long long best = static_cast<long long>(neg_inf) * 2;
@@ -75,12 +76,10 @@ Alignment align_linear(Residues a, Residues b, Residues c, const ScoringScheme& 
   Divider d{split, base_cells, {}};
   d.divide(a, b, c);
   std::vector<Alignment> parts(d.leaves.size());
-  const long long leaves = static_cast<long long>(d.leaves.size());
-#pragma omp parallel for schedule(dynamic) num_threads(std::max(leaf_threads, 1))
-  for (long long x = 0; x < leaves; ++x) {
+  parallel_for(static_cast<std::int64_t>(d.leaves.size()), leaf_threads, [&](std::int64_t x) {
     const Leaf& l = d.leaves[static_cast<std::size_t>(x)];
     parts[static_cast<std::size_t>(x)] = align_full_cube(l.a, l.b, l.c, scheme, gap);
-  }
+  });
   Alignment out;
   for (const Alignment& part : parts) {
     out.score += part.score;

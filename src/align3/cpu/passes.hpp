@@ -37,6 +37,9 @@ struct SplitPoint {
 };
 using SplitPass = std::function<SplitPoint(Residues top, Residues bottom, Residues b, Residues c)>;
 
+// A sequence backwards: what the backward pass of a split reads.
+std::vector<std::uint8_t> reversed(Residues r);
+
 // The split point from two of `layer`'s passes, scanned here.
 SplitPass split_by_layers(const LayerPass& layer);
 

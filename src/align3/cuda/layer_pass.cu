@@ -191,6 +191,7 @@ __global__ void __launch_bounds__(kWarps* kLanes) sloped_sweep(LayerParams p) {
 // The device memory of a pass, kept for the next: the linear-space
 // alignment's passes after its first (the largest) allocate nothing.
 struct Buffers {
+  int blocks = 0;  // resident blocks: all SMs at the kernel's occupancy
   cuda::DeviceArray<std::uint8_t> a, b, c;
   cuda::DeviceArray<int> sub, down, across, corner, last, order, done;
   cuda::DeviceArray<unsigned> ticket;
@@ -202,7 +203,7 @@ struct Buffers {
 // One pass, its last layer left in `last` on the device. `layers`: the
 // layers the caller keeps there (two for a split), for the memory check.
 int* launch_pass(Buffers& d, cuda::DeviceArray<int>& last, int layers, Residues a, Residues b, Residues c,
-                 const ScoringScheme& scheme, int gap, int device) {
+                 const ScoringScheme& scheme, int gap) {
   const long long m = static_cast<long long>(a.size()), n = static_cast<long long>(b.size()),
                   p = static_cast<long long>(c.size());
   const int rows = static_cast<int>(m / kRows + 1), cols = static_cast<int>(n / kLanes + 1), chunks = rows * cols;
@@ -229,9 +230,7 @@ int* launch_pass(Buffers& d, cuda::DeviceArray<int>& last, int layers, Residues 
   lp.a = upload(d.a, a);
   lp.b = upload(d.b, b);
   lp.c = upload(d.c, c);
-  lp.sub = d.sub.reserve(scheme.scores.size());
-  GDP_CUDA_CHECK(cudaMemcpy(d.sub.get(), scheme.scores.data(), scheme.scores.size() * sizeof(int),
-                            cudaMemcpyHostToDevice));
+  lp.sub = d.sub.get();
   lp.dim = scheme.dim;
   lp.gap2 = 2 * gap;
   lp.m = static_cast<int>(m), lp.n = static_cast<int>(n), lp.p = static_cast<int>(p);
@@ -254,11 +253,8 @@ int* launch_pass(Buffers& d, cuda::DeviceArray<int>& last, int layers, Residues 
   lp.chunks = chunks;
   lp.rows = rows;
   lp.cols = cols;
-  int per_sm = 0, sms = 0;
-  GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sloped_sweep, kWarps * kLanes, 0));
-  GDP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   // All resident, so that a waiting warp's neighbour is running.
-  const int blocks = std::min((chunks + kWarps - 1) / kWarps, std::max(per_sm, 1) * sms);
+  const int blocks = std::min((chunks + kWarps - 1) / kWarps, d.blocks);
   cuda::KernelTimer timer;
   timer.start();
   sloped_sweep<<<blocks, kWarps * kLanes>>>(lp);
@@ -269,9 +265,8 @@ int* launch_pass(Buffers& d, cuda::DeviceArray<int>& last, int layers, Residues 
   return lp.last;
 }
 
-std::vector<int> run_pass(Buffers& d, Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap,
-                          int device) {
-  const int* last = launch_pass(d, d.last, 1, a, b, c, scheme, gap, device);
+std::vector<int> run_pass(Buffers& d, Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap) {
+  const int* last = launch_pass(d, d.last, 1, a, b, c, scheme, gap);
   std::vector<int> out((b.size() + 1) * (c.size() + 1));
   GDP_CUDA_CHECK(cudaMemcpy(out.data(), last, out.size() * sizeof(int), cudaMemcpyDeviceToHost));
   return out;
@@ -308,13 +303,11 @@ __global__ void first_best(const int* forward, const int* backward, long long n,
   if (threadIdx.x % kLanes == 0) atomicMin(split + 1, first);
 }
 
-std::vector<std::uint8_t> reversed(Residues r) { return {r.rbegin(), r.rend()}; }
-
 SplitPoint run_split(Buffers& d, Residues top, Residues bottom, Residues b, Residues c, const ScoringScheme& scheme,
-                     int gap, int device) {
-  const int* forward = launch_pass(d, d.last, 2, top, b, c, scheme, gap, device);
+                     int gap) {
+  const int* forward = launch_pass(d, d.last, 2, top, b, c, scheme, gap);
   const std::vector<std::uint8_t> ra = reversed(bottom), rb = reversed(b), rc = reversed(c);
-  const int* backward = launch_pass(d, d.back, 2, ra, rb, rc, scheme, gap, device);
+  const int* backward = launch_pass(d, d.back, 2, ra, rb, rc, scheme, gap);
   const long long n = static_cast<long long>(b.size()), p = static_cast<long long>(c.size());
   unsigned long long* split = d.split.reserve(2);
   const unsigned long long start[2] = {0, ~0ull};
@@ -330,26 +323,35 @@ SplitPoint run_split(Buffers& d, Residues top, Residues bottom, Residues b, Resi
   return {x / w, x % w};
 }
 
+// A pass object's buffers, with what every pass shares: the scoring
+// table on the device and the launch's width.
 std::shared_ptr<Buffers> start(const ScoringScheme& scheme, int device) {
   if (scheme.dim > kMaxDim)
     throw RunError("the GPU engine takes alphabets of up to " + std::to_string(kMaxDim) + " letters, not " +
                    std::to_string(scheme.dim));
   GDP_CUDA_CHECK(cudaSetDevice(device));
-  return std::make_shared<Buffers>();
+  auto d = std::make_shared<Buffers>();
+  int* sub = d->sub.reserve(scheme.scores.size());
+  GDP_CUDA_CHECK(cudaMemcpy(sub, scheme.scores.data(), scheme.scores.size() * sizeof(int), cudaMemcpyHostToDevice));
+  int per_sm = 0, sms = 0;
+  GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sloped_sweep, kWarps * kLanes, 0));
+  GDP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  d->blocks = std::max(per_sm, 1) * sms;
+  return d;
 }
 
 }  // namespace
 
 LayerPass gpu_layer_pass_cuda(const ScoringScheme& scheme, int gap, int device) {
-  return [buffers = start(scheme, device), scheme, gap, device](Residues a, Residues b, Residues c) {
-    return run_pass(*buffers, a, b, c, scheme, gap, device);
+  return [buffers = start(scheme, device), scheme, gap](Residues a, Residues b, Residues c) {
+    return run_pass(*buffers, a, b, c, scheme, gap);
   };
 }
 
 SplitPass gpu_split_pass_cuda(const ScoringScheme& scheme, int gap, int device) {
-  return [buffers = start(scheme, device), scheme, gap, device](Residues top, Residues bottom, Residues b,
+  return [buffers = start(scheme, device), scheme, gap](Residues top, Residues bottom, Residues b,
                                                                   Residues c) {
-    return run_split(*buffers, top, bottom, b, c, scheme, gap, device);
+    return run_split(*buffers, top, bottom, b, c, scheme, gap);
   };
 }
 
