@@ -63,7 +63,10 @@ constexpr int kLinkSlots = kLinkRows / kBatch;
 // Its two mbarriers, on each of which both warps' 64 lanes arrive once a
 // batch: written[k] completes when the left warp has written the slot (the
 // right warp arrives, then waits), read[k] when the right warp has read it
-// (the left warp arrives, then waits, before it writes the slot again).
+// (the left warp arrives, then waits, before it writes the slot again; the
+// right warp arrives as it starts its next batch, not straight after the
+// read: arriving there made ptxas schedule the 16-bit diagonal kernel's
+// step with less overlap, bench/RESULTS.md "The links' read arrival").
 // racecheck sees these orderings; block-scope atomic counters it does not
 // (scripts/bench/handover_race_probe.cu).
 template <class Edge>
@@ -178,10 +181,10 @@ __device__ __forceinline__ bool load_left_batch(const Params<Types>& p, const Ne
   const int upto = min(step + kBatch, p.m);
   if (nb.in_link) {
     const int batch = step / kBatch, slot = batch % kLinkSlots;
+    if (batch > 0 && batch - 1 + kLinkSlots < (p.m + kBatch - 1) / kBatch)  // the left warp writes the last batch's slot again
+      (void)::cuda::ptx::mbarrier_arrive(&nb.in_link->read[(batch - 1) % kLinkSlots]);
     if (!__all_sync(kFull, arrive_and_wait(&nb.in_link->written[slot], abort))) return false;
     if (lane < kBatch && row <= p.m) in = nb.in_link->rows[(row - 1) % kLinkRows];
-    if (batch + kLinkSlots < (p.m + kBatch - 1) / kBatch)  // the left warp writes this slot again
-      (void)::cuda::ptx::mbarrier_arrive(&nb.in_link->read[slot]);
     return true;
   }
   int ready = 1;
