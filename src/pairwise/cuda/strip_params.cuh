@@ -47,6 +47,7 @@ struct Params {
   typename Types::LastRow last;  // row m's values (the cell's keep_last), columns 1..n at [1..n]
   int4* strip_best;              // End::anywhere: per strip {score, i, j}
   Down* checkpoints;             // kept passes: the Down of every column after rows R, 2R, ... (R = kKeptRows)
+  Edge* kept_edges;              // kept passes: strip s's right edge, row i at [s * m + i - 1]
   long long padded_n;            // strips x strip width: a checkpoint row's length
   int* overflow;                 // 16-bit kernels: set to 1 when a score reached overflow_at; all warps then stop
   int overflow_at;
