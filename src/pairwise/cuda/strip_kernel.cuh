@@ -17,7 +17,7 @@
 // its last row. Those run unrolled by kBatch with their tests decided at
 // compile time.
 //
-// Kept: the pass keeps a checkpoint row every kKeptRows rows for the
+// Kept: the pass keeps a checkpoint row every kKeptRowsOf<Cell> rows for the
 // chunked traceback (chunk_recompute.cuh), and every strip's right edge.
 #include "pairwise/cuda/strip_handover.cuh"
 #include "pairwise/cuda/strip_profile.cuh"
@@ -108,8 +108,8 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) strip_score(Params<typ
         }
         diag = Cell::score(left);
         right = e;
-        if (Kept && i % kKeptRows == 0 && i < m) {  // for the chunked traceback
-          Down* row = p.checkpoints + (static_cast<long long>(i / kKeptRows) - 1) * p.padded_n + j0;
+        if (Kept && i % kKeptRowsOf<Cell> == 0 && i < m) {  // for the chunked traceback
+          Down* row = p.checkpoints + (static_cast<long long>(i / kKeptRowsOf<Cell>) - 1) * p.padded_n + j0;
 #pragma unroll
           for (int c = 0; c < Cols; ++c) row[c] = d[c];
         }

@@ -140,7 +140,7 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   if (want_row) w.last_h.reserve(static_cast<std::size_t>(piece + 1));
   if (last_row.f) w.last_f.reserve(static_cast<std::size_t>(piece + 1));
   if (anywhere) w.strip_best.reserve(static_cast<std::size_t>(max_strips));
-  const long long checkpoint_rows = kept ? m / kKeptRows : 0;
+  const long long checkpoint_rows = kept ? m / kKeptRowsOf<GotohCell<true>> : 0;
   if (checkpoint_rows > 0)
     w.checkpoints.reserve(static_cast<std::size_t>(checkpoint_rows * gp.strips * strip_width), "cudaMalloc (checkpoints)");
   if (kept) w.kept_edges.reserve(static_cast<std::size_t>(gp.strips * m), "cudaMalloc (kept strip edges)");
@@ -173,7 +173,7 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   p.checkpoints = checkpoint_rows > 0 ? w.checkpoints.get() : nullptr;
   p.padded_n = gp.strips * strip_width;
   p.kept_edges = kept ? w.kept_edges.get() : nullptr;
-  if (kept) *kept = Kept<GotohTypes>{p.kept_edges, p.checkpoints, w.q.get(), w.t.get(), w.sub.get(), p.padded_n, kKeptRows};
+  if (kept) *kept = Kept<GotohTypes>{p.kept_edges, p.checkpoints, w.q.get(), w.t.get(), w.sub.get(), p.padded_n, kKeptRowsOf<GotohCell<true>>};
 
   // Row m, where it is needed: all of it, or the corner alone.
   const bool whole_row = last_row.h || shape.end == End::last_row;

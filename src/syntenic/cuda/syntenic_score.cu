@@ -58,7 +58,7 @@ Workspace& workspace() {
 long long kept_bytes(long long m, long long n) {
   const long long strips = (n + kKeptWidth - 1) / kKeptWidth;
   return strips * m * static_cast<long long>(sizeof(Edge)) +
-         (m / kKeptRows) * strips * kKeptWidth * static_cast<long long>(sizeof(Down));
+         (m / kKeptRowsOf<SyntenicCell>) * strips * kKeptWidth * static_cast<long long>(sizeof(Down));
 }
 
 LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs, int device,
@@ -122,7 +122,7 @@ LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, cons
     GDP_CUDA_CHECK(cudaMemcpy(w.left.get(), borders->left.data() + 1, static_cast<std::size_t>(m) * sizeof(Edge),
                               cudaMemcpyHostToDevice));
   }
-  const long long checkpoint_rows = kept ? m / kKeptRows : 0;
+  const long long checkpoint_rows = kept ? m / kKeptRowsOf<SyntenicCell> : 0;
   if (checkpoint_rows > 0)
     w.checkpoints.reserve(static_cast<std::size_t>(checkpoint_rows * gp.strips * strip_width), "cudaMalloc (checkpoints)");
   if (kept) w.kept_edges.reserve(static_cast<std::size_t>(gp.strips * m), "cudaMalloc (kept strip edges)");
@@ -150,7 +150,7 @@ LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, cons
   p.padded_n = gp.strips * strip_width;
   p.checkpoints = checkpoint_rows > 0 ? w.checkpoints.get() : nullptr;
   p.kept_edges = kept ? w.kept_edges.get() : nullptr;
-  if (kept) *kept = Kept<CellTypes>{p.kept_edges, p.checkpoints, w.q.get(), w.t.get(), w.sub.get(), p.padded_n, kKeptRows};
+  if (kept) *kept = Kept<CellTypes>{p.kept_edges, p.checkpoints, w.q.get(), w.t.get(), w.sub.get(), p.padded_n, kKeptRowsOf<SyntenicCell>};
 
   LastCell last;
   for (long long from = 0; from < n; from += piece) {
