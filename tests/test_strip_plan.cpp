@@ -70,15 +70,15 @@ TEST_CASE("the plan picks each shape's kernel as measured", "[plan]") {
     REQUIRE(k.lane_columns == 32);
     REQUIRE(k.shared_bytes <= h100.shared_per_block);
   }
-  SECTION("the kept pass: 8 columns, every strip its own ring slot") {
+  SECTION("the kept pass: 8 columns in 32 bits, one piece, strips in groups as any pass") {
     PassRequest r = local_dna(3000, 5000);
     r.kept = true;
     const KernelPlan k = plan_kernel(r, {}, h100);
     REQUIRE(k.kind == KernelKind::s32);
     REQUIRE(k.lane_columns == kKeptCols);
     const GridPlan g = plan_grid(r, k, {}, h100, 4, std::size_t{1} << 30);
-    REQUIRE(g.group == 1);
-    REQUIRE(g.slots == g.strips);
+    REQUIRE(g.group == kWarpsPerBlock);
+    REQUIRE(g.piece == 5000);
     REQUIRE(g.strips == (5000 + kKeptWidth - 1) / kKeptWidth);
   }
 }

@@ -168,9 +168,10 @@ TEST_CASE("syntenic GPU alignment (chunked traceback) is the full matrix's align
   if (test::skip_without_gpu()) return;
   std::mt19937 rng(76);
   const ScoringScheme dna = test::dna_scheme(), blosum = test::protein_scheme();
-  // Around the chunks' 256 rows and 256 columns, and very unequal pairs.
+  // Around the chunks' 128 rows and 256 columns, and very unequal pairs.
   const std::vector<std::pair<std::size_t, std::size_t>> shapes = {
-      {1, 1},     {1, 300},   {300, 1},   {2, 2},     {255, 255}, {256, 256}, {257, 257}, {255, 513},
+      {1, 1},     {1, 300},   {300, 1},   {2, 2},     {127, 255}, {128, 256}, {129, 257}, {383, 385},
+      {255, 255}, {256, 256}, {257, 257}, {255, 513},
       {513, 255}, {511, 512}, {700, 900}, {1000, 300}, {40, 3000}, {3000, 40}, {1300, 1400}};
   for (const auto& [m, n] : shapes)
     for (const bool homologous : {false, true})

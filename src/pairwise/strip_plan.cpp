@@ -133,9 +133,8 @@ GridPlan plan_grid(const PassRequest& r, const KernelPlan& k, const GpuTuning& t
   g.strips = (g.piece + w - 1) / w;
   g.blocks = std::min<long long>(static_cast<long long>(g.blocks_per_sm) * d.sms, (g.strips + kWarpsPerBlock - 1) / kWarpsPerBlock);
   const long long warps = g.blocks * kWarpsPerBlock;
-  // Groups of strips that one block sweeps, handing over in shared memory
-  // (the kept pass keeps every strip's edge in the ring instead).
-  g.group = tuning.group == 1 || r.kept ? 1 : kWarpsPerBlock;
+  // Groups of strips that one block sweeps, handing over in shared memory.
+  g.group = tuning.group == 1 ? 1 : kWarpsPerBlock;
   const long long groups = (g.strips + g.group - 1) / g.group;
   // Ring slots: twice the groups in flight keeps producers from waiting for
   // a free slot; the ring takes at most a quarter of the free memory.
@@ -143,7 +142,6 @@ GridPlan plan_grid(const PassRequest& r, const KernelPlan& k, const GpuTuning& t
   const long long affordable = static_cast<long long>(free_bytes / 4) / column_bytes;
   g.slots = std::min({groups, 2 * warps / g.group, affordable});
   if (tuning.max_slots > 0) g.slots = std::min(g.slots, std::max(tuning.max_slots, 2LL));
-  if (r.kept) g.slots = g.strips;  // every strip's edge stays for the traceback
   g.fits = g.slots >= 1 && (groups == 1 || g.slots >= 2);
   return g;
 }

@@ -21,15 +21,20 @@ constexpr int kMaxStripWidth = 2 * kLanes * 64;
 template <int Cols>
 constexpr int kPadScore = Cols >= 16 ? -128 : -1000;
 // The kept pass (the chunked traceback's phase 1): 8 columns a lane, a
-// checkpoint row every 256 rows.
+// checkpoint row every kept_rows(...) rows, for a cell whose direction
+// bits take `dir_word_bytes` a lane and row: a chunk of those rows by a
+// strip holds 32 KiB of them, so that the walk's four chunks fit in shared
+// memory (chunk_walk.cuh). 256 rows for gpu-sw's 32-bit words, 128 for
+// gpu-syntenic's 64-bit ones.
 constexpr int kKeptCols = 8;
 constexpr int kKeptWidth = kLanes * kKeptCols;
-constexpr int kKeptRows = 256;
+constexpr int kept_rows(std::size_t dir_word_bytes) { return static_cast<int>(32768 / (kLanes * dir_word_bytes)); }
 
-// Device memory a kept pass of m x n needs beyond an ordinary one.
+// Device memory a kept pass of m x n needs beyond an ordinary one (the
+// affine cell: 8-byte edges and checkpoints, 32-bit direction words).
 inline long long kept_bytes(long long m, long long n) {
   const long long strips = (n + kKeptWidth - 1) / kKeptWidth;
-  return (strips * m + (m / kKeptRows) * strips * kKeptWidth) * 8;
+  return (strips * m + (m / kept_rows(4)) * strips * kKeptWidth) * 8;
 }
 
 // What a pass asks for.

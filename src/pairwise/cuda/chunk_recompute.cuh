@@ -2,8 +2,8 @@
 // The chunked traceback's recomputation (dissertation chapter 4,
 // ChunkedAlignment), for any cell policy. A kept pass (strip_kernel.cuh,
 // Kept) leaves every strip's right edge and a checkpoint row every
-// kKeptRows rows in device memory, which cuts the matrix into chunks of
-// kKeptRows rows by one strip (kKeptWidth columns); each chunk can be
+// kKeptRowsOf<Cell> rows in device memory, which cuts the matrix into
+// chunks of that many rows by one strip (kKeptWidth columns); each can be
 // recomputed alone from its top row and its left column, with the cell's
 // direction bits, by the same row update as the score pass.
 #include <cstdint>
@@ -52,7 +52,7 @@ __device__ void recompute_chunk(const Params<typename Cell::Types>& p, const Kep
   Down d[kKeptCols];
 #pragma unroll
   for (int c = 0; c < kKeptCols; ++c)
-    d[c] = r0 == 0 ? Cell::top(p.costs, j0 + c + 1) : kept.checkpoints[static_cast<long long>(r0 / kKeptRows - 1) * kept.padded_n + j0 + c];
+    d[c] = r0 == 0 ? Cell::top(p.costs, j0 + c + 1) : kept.checkpoints[static_cast<long long>(r0 / kKeptRowsOf<Cell> - 1) * kept.padded_n + j0 + c];
   typename Cell::TraceCarry carry = Cell::carry_of(d, p.costs);
   // The score at (r0, j0): lane 0's from the left edge, the others' from their left neighbour.
   int diag = __shfl_up_sync(kFull, Cell::score(d[kKeptCols - 1]), 1);

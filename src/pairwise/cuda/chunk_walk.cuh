@@ -6,8 +6,9 @@
 // cell. Its warps recompute, at once, the chunk that holds it and the
 // chunks the path can enter next (chunk_recompute.cuh: the same row update
 // as the score pass, so the same values), each storing the cell's direction
-// bits in shared memory: four chunks (above, left, above-left) where a
-// chunk's bits take 32 bits a lane-row, two (left) where they take 64. One
+// bits in shared memory: four chunks (the walk's, and the ones left, above
+// and above-left of it; a chunk's rows are as many as keep its bits to 32
+// KiB, strip_plan.hpp's kept_rows). One
 // thread then walks back through them until the path leaves them; the
 // state it leaves in says where to go on. The walk writes one character a
 // move (the cell's trace_op) and stops at the matrix's border, or where the
@@ -26,22 +27,22 @@ struct WalkParams {
   int* result;      // {move count, i, j, stopped (the cell's start), state} where the walk ended
 };
 
-// Warps, and chunks recomputed at once.
-template <class Cell>
-constexpr int kWalkChunks = sizeof(typename Cell::DirWord) > 4 ? 2 : 4;
+// Warps, and chunks recomputed at once: the chunk of the walk and the
+// ones left, above and above-left of it.
+constexpr int kWalkChunks = 4;
 
 // Shared memory the walk needs for a matrix of `dim` letters.
 template <class Cell>
 constexpr std::size_t walk_shared_bytes(int dim) {
-  return kWalkChunks<Cell> * sizeof(typename Cell::DirWord) * kKeptRows * kLanes +
+  return kWalkChunks * sizeof(typename Cell::DirWord) * kKeptRowsOf<Cell> * kLanes +
          2 * sizeof(short) * static_cast<std::size_t>(dim) * kKeptWidth;
 }
 
 template <class Cell>
-__global__ void __launch_bounds__(kWalkChunks<Cell>* kLanes) chunked_walk(WalkParams<typename Cell::Types> tp) {
+__global__ void __launch_bounds__(kWalkChunks* kLanes) chunked_walk(WalkParams<typename Cell::Types> tp) {
   using DirWord = typename Cell::DirWord;
   using Move = typename Cell::Move;
-  constexpr int kRows = kKeptRows, kWidth = kKeptWidth, kChunks = kWalkChunks<Cell>;
+  constexpr int kRows = kKeptRowsOf<Cell>, kWidth = kKeptWidth, kChunks = kWalkChunks;
   constexpr int kBits = Cell::kDirBits;
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   using Dirs = DirWord[kRows][kLanes];

@@ -3,8 +3,8 @@
 //
 // Phase 1 is the score pass itself, run with Kept: it leaves every strip's
 // right edge (H and E down the strip's last column) and checkpoint rows (H
-// and F every kKeptRows rows) in device memory: O(m*n/256) cells, not
-// O(m*n). The matrix is thereby cut into chunks of kKeptRows rows by one
+// and F every 256 rows) in device memory: O(m*n/256) cells, not
+// O(m*n). The matrix is thereby cut into chunks of 256 rows by one
 // strip (256 columns), each of which can be recomputed alone from its top
 // row and its left column.
 //
@@ -76,7 +76,7 @@ std::optional<Alignment> chunked_alignment(Residues q, Residues t, const Scoring
   GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
   cuda::KernelTimer timer;
   timer.start();
-  kernel<<<1, kWalkChunks<GotohCell<true>> * kLanes, shared>>>(tp);
+  kernel<<<1, kWalkChunks * kLanes, shared>>>(tp);
   GDP_CUDA_CHECK(cudaGetLastError());
   add_gpu_kernel_time(timer.stop_seconds(), true);
 

@@ -283,6 +283,15 @@ __device__ __forceinline__ bool publish_edge(const Params<Types>& p, const Neigh
   return true;
 }
 
+// Kept passes: rows base + 1 .. r of strip s's right edge, as publish_edge
+// has them, stay in p.kept_edges for the traceback (whatever way the
+// strip hands them over).
+template <class Types, class Edge = typename Types::Edge>
+__device__ __forceinline__ void keep_edge(const Params<Types>& p, long long s, int lane, int r, const Edge& out) {
+  const int base = (r - 1) & ~(kBatch - 1);
+  if (lane < kBatch && base + lane < r) p.kept_edges[s * p.m + base + lane] = out;
+}
+
 // Row r of the strip's right edge (`o`, from the last lane) is kept by
 // lane (r - 1) % kBatch in `out`; every kBatch rows (and at row m) they
 // are published. False, for the whole warp, if `abort` was set.

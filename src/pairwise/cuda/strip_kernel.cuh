@@ -17,9 +17,8 @@
 // its last row. Those run unrolled by kBatch with their tests decided at
 // compile time.
 //
-// Kept: the pass keeps a checkpoint row every kKeptRows rows for the
-// chunked traceback (chunk_recompute.cuh), and every strip's right edge in
-// the ring (the planner gives each strip its own slot).
+// Kept: the pass keeps a checkpoint row every kKeptRowsOf<Cell> rows for the
+// chunked traceback (chunk_recompute.cuh), and every strip's right edge.
 #include "pairwise/cuda/strip_handover.cuh"
 #include "pairwise/cuda/strip_profile.cuh"
 #include "pairwise/recurrence.hpp"
@@ -109,8 +108,8 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) strip_score(Params<typ
         }
         diag = Cell::score(left);
         right = e;
-        if (Kept && i % kKeptRows == 0 && i < m) {  // for the chunked traceback
-          Down* row = p.checkpoints + (static_cast<long long>(i / kKeptRows) - 1) * p.padded_n + j0;
+        if (Kept && i % kKeptRowsOf<Cell> == 0 && i < m) {  // for the chunked traceback
+          Down* row = p.checkpoints + (static_cast<long long>(i / kKeptRowsOf<Cell>) - 1) * p.padded_n + j0;
 #pragma unroll
           for (int c = 0; c < Cols; ++c) row[c] = d[c];
         }
@@ -137,9 +136,14 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) strip_score(Params<typ
         const int r = step - (kLanes - 2);
         if constexpr (kSteady) {  // r is inside 1..m-1, and r % kBatch == (K + 2) % kBatch
           if (lane == ((k + 1) & (kBatch - 1))) out = o;
-          if (k == kBatch - 2) publish_edge(p, nb, lane, r, out);
+          if (k == kBatch - 2) {
+            publish_edge(p, nb, lane, r, out);
+            if constexpr (Kept) keep_edge(p, s, lane, r, out);
+          }
         } else {
           gather_and_publish(p, nb, lane, r, o, out);
+          if constexpr (Kept)
+            if (r >= 1 && r <= m && ((r & (kBatch - 1)) == 0 || r == m)) keep_edge(p, s, lane, r, out);
         }
       }
     };

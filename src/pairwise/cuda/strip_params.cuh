@@ -22,6 +22,10 @@ __device__ __forceinline__ void for_each_index(F&& f) {
   }(std::make_integer_sequence<int, N>{});
 }
 
+// A cell's checkpoint spacing in kept passes (strip_plan.hpp's kept_rows).
+template <class Cell>
+constexpr int kKeptRowsOf = kept_rows(sizeof(typename Cell::DirWord));
+
 template <class Types>
 struct Params {
   using Edge = typename Types::Edge;
@@ -46,7 +50,8 @@ struct Params {
   Edge* right_edge;              // not null: the piece's last strip writes its right edge here
   typename Types::LastRow last;  // row m's values (the cell's keep_last), columns 1..n at [1..n]
   int4* strip_best;              // End::anywhere: per strip {score, i, j}
-  Down* checkpoints;             // kept passes: the Down of every column after rows R, 2R, ... (R = kKeptRows)
+  Down* checkpoints;             // kept passes: the Down of every column after rows R, 2R, ... (R = kKeptRowsOf<Cell>)
+  Edge* kept_edges;              // kept passes: strip s's right edge, row i at [s * m + i - 1]
   long long padded_n;            // strips x strip width: a checkpoint row's length
   int* overflow;                 // 16-bit kernels: set to 1 when a score reached overflow_at; all warps then stop
   int overflow_at;

@@ -53,14 +53,15 @@ struct Workspace {
   cuda::DeviceArray<unsigned long long> flags;
   cuda::DeviceArray<int4> strip_best;
   cuda::DeviceArray<GotohDown> checkpoints;
-  cuda::DeviceArray<GotohEdge> edges;  // two columns of m rows: between pieces of a long target
+  cuda::DeviceArray<GotohEdge> kept_edges;  // kept passes: every strip's right edge
+  cuda::DeviceArray<GotohEdge> edges;       // two columns of m rows: between pieces of a long target
   std::size_t bytes() const {
     return q.bytes() + t.bytes() + sub.bytes() + last_h.bytes() + last_f.bytes() + ring.bytes() + flags.bytes() +
-           strip_best.bytes() + checkpoints.bytes() + edges.bytes();
+           strip_best.bytes() + checkpoints.bytes() + kept_edges.bytes() + edges.bytes();
   }
   void release() {
     q.release(), t.release(), sub.release(), last_h.release(), last_f.release(), ring.release(), flags.release(),
-        strip_best.release(), checkpoints.release(), edges.release();
+        strip_best.release(), checkpoints.release(), kept_edges.release(), edges.release();
   }
 };
 
@@ -139,9 +140,10 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   if (want_row) w.last_h.reserve(static_cast<std::size_t>(piece + 1));
   if (last_row.f) w.last_f.reserve(static_cast<std::size_t>(piece + 1));
   if (anywhere) w.strip_best.reserve(static_cast<std::size_t>(max_strips));
-  const long long checkpoint_rows = kept ? m / kKeptRows : 0;
+  const long long checkpoint_rows = kept ? m / kKeptRowsOf<GotohCell<true>> : 0;
   if (checkpoint_rows > 0)
     w.checkpoints.reserve(static_cast<std::size_t>(checkpoint_rows * gp.strips * strip_width), "cudaMalloc (checkpoints)");
+  if (kept) w.kept_edges.reserve(static_cast<std::size_t>(gp.strips * m), "cudaMalloc (kept strip edges)");
   stats().peak_memory_bytes = std::max(stats().peak_memory_bytes, w.bytes());
 
   const Residues q_ranks = kept ? q : Residues(letters.q);
@@ -170,7 +172,8 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   p.strip_best = w.strip_best.get();
   p.checkpoints = checkpoint_rows > 0 ? w.checkpoints.get() : nullptr;
   p.padded_n = gp.strips * strip_width;
-  if (kept) *kept = Kept<GotohTypes>{w.ring.get(), p.checkpoints, w.q.get(), w.t.get(), w.sub.get(), p.padded_n, kKeptRows};
+  p.kept_edges = kept ? w.kept_edges.get() : nullptr;
+  if (kept) *kept = Kept<GotohTypes>{p.kept_edges, p.checkpoints, w.q.get(), w.t.get(), w.sub.get(), p.padded_n, kKeptRowsOf<GotohCell<true>>};
 
   // Row m, where it is needed: all of it, or the corner alone.
   const bool whole_row = last_row.h || shape.end == End::last_row;

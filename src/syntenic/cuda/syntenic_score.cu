@@ -35,16 +35,16 @@ struct Workspace {
   int device = -1;
   cuda::DeviceArray<std::uint8_t> q, t;
   cuda::DeviceArray<int> sub, last_s, last_d, last_h;
-  cuda::DeviceArray<Edge> ring, edges, left;
+  cuda::DeviceArray<Edge> ring, edges, left, kept_edges;
   cuda::DeviceArray<Down> top, checkpoints;
   cuda::DeviceArray<unsigned long long> flags;
   std::size_t bytes() const {
     return q.bytes() + t.bytes() + sub.bytes() + last_s.bytes() + last_d.bytes() + last_h.bytes() + ring.bytes() +
-           edges.bytes() + left.bytes() + top.bytes() + checkpoints.bytes() + flags.bytes();
+           edges.bytes() + left.bytes() + kept_edges.bytes() + top.bytes() + checkpoints.bytes() + flags.bytes();
   }
   void release() {
     q.release(), t.release(), sub.release(), last_s.release(), last_d.release(), last_h.release(), ring.release(),
-        edges.release(), left.release(), top.release(), checkpoints.release(), flags.release();
+        edges.release(), left.release(), kept_edges.release(), top.release(), checkpoints.release(), flags.release();
   }
 };
 
@@ -58,7 +58,7 @@ Workspace& workspace() {
 long long kept_bytes(long long m, long long n) {
   const long long strips = (n + kKeptWidth - 1) / kKeptWidth;
   return strips * m * static_cast<long long>(sizeof(Edge)) +
-         (m / kKeptRows) * strips * kKeptWidth * static_cast<long long>(sizeof(Down));
+         (m / kKeptRowsOf<SyntenicCell>) * strips * kKeptWidth * static_cast<long long>(sizeof(Down));
 }
 
 LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs, int device,
@@ -122,9 +122,10 @@ LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, cons
     GDP_CUDA_CHECK(cudaMemcpy(w.left.get(), borders->left.data() + 1, static_cast<std::size_t>(m) * sizeof(Edge),
                               cudaMemcpyHostToDevice));
   }
-  const long long checkpoint_rows = kept ? m / kKeptRows : 0;
+  const long long checkpoint_rows = kept ? m / kKeptRowsOf<SyntenicCell> : 0;
   if (checkpoint_rows > 0)
     w.checkpoints.reserve(static_cast<std::size_t>(checkpoint_rows * gp.strips * strip_width), "cudaMalloc (checkpoints)");
+  if (kept) w.kept_edges.reserve(static_cast<std::size_t>(gp.strips * m), "cudaMalloc (kept strip edges)");
   GpuStats& stats = gpu_stats_counters();
   stats.peak_memory_bytes = std::max(stats.peak_memory_bytes, w.bytes());
   GDP_CUDA_CHECK(cudaMemcpy(w.q.get(), letters.q.data(), letters.q.size(), cudaMemcpyHostToDevice));
@@ -148,7 +149,8 @@ LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, cons
   if (row) s_row.resize(static_cast<std::size_t>(n + 1)), d_row.resize(s_row.size()), h_row.resize(s_row.size());
   p.padded_n = gp.strips * strip_width;
   p.checkpoints = checkpoint_rows > 0 ? w.checkpoints.get() : nullptr;
-  if (kept) *kept = Kept<CellTypes>{w.ring.get(), p.checkpoints, w.q.get(), w.t.get(), w.sub.get(), p.padded_n, kKeptRows};
+  p.kept_edges = kept ? w.kept_edges.get() : nullptr;
+  if (kept) *kept = Kept<CellTypes>{p.kept_edges, p.checkpoints, w.q.get(), w.t.get(), w.sub.get(), p.padded_n, kKeptRowsOf<SyntenicCell>};
 
   LastCell last;
   for (long long from = 0; from < n; from += piece) {

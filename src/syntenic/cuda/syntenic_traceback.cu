@@ -3,10 +3,10 @@
 //
 // Phase 1 is the score pass run as a kept pass (syntenic_score.cu): every
 // strip's right edge (S, I, H down its last column) and a checkpoint row
-// (S, D, H) every kKeptRows rows stay on the device, O(m*n/256) cells. The
+// (S, D, H) every 128 rows stay on the device, O(m*n/128) cells. The
 // walk (pairwise/cuda/chunk_walk.cuh) then starts at (m, n) in the state
 // the end rule chose, recomputes the chunks on the path with the syntenic
-// cell's direction bits, two at a time, and records a character a move
+// cell's direction bits, four at a time, and records a character a move
 // until the path reaches row 0 or column 0; the host finishes it along the
 // border as the full matrix does, and turns the moves into regions.
 #include <algorithm>
@@ -67,7 +67,7 @@ std::optional<Alignment> chunked_alignment(Residues a, Residues b, const Scoring
   GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
   cuda::KernelTimer timer;
   timer.start();
-  kernel<<<1, kWalkChunks<SyntenicCell> * kLanes, shared>>>(tp);
+  kernel<<<1, kWalkChunks * kLanes, shared>>>(tp);
   GDP_CUDA_CHECK(cudaGetLastError());
   gpu_stats_counters().kernel_seconds += timer.stop_seconds();
 
