@@ -105,6 +105,7 @@ __device__ __forceinline__ bool arrive_and_wait(std::uint64_t* barrier, const in
 // nothing or the piece's right edge).
 template <class Edge>
 struct Neighbours {
+  long long strip = 0;
   bool first = false;
   bool out_edge = false;
   Link<Edge>* in_link = nullptr;
@@ -118,6 +119,7 @@ __device__ __forceinline__ Neighbours<Edge> neighbours(const Params<Types>& p, l
   Neighbours<Edge> nb;
   const long long g = s / p.group;
   const int w = static_cast<int>(s % p.group);
+  nb.strip = s;
   nb.first = s == 0;
   nb.out_edge = s + 1 == p.strips && p.right_edge;
   if (s > 0 && w > 0) nb.in_link = &shared.links[w - 1];
@@ -250,11 +252,15 @@ __device__ __forceinline__ bool take_tagged_batch(const Params<GotohTypes>& p, c
 // Rows base + 1 .. r of the strip's right edge, row base + 1 + k held by
 // lane k (base: r - 1 rounded down to kBatch), to the link or the ring
 // slot; then the counter or flag says r rows are done. Tagged: the 16-bit
-// kernels' ring. False, for the whole warp, if `abort` was set.
-template <bool Tagged = false, class Types, class Edge = typename Types::Edge>
+// kernels' ring. Keep: a kept pass's, whose strips also leave the rows in
+// p.kept_edges for the traceback. False, for the whole warp, if `abort`
+// was set.
+template <bool Tagged = false, bool Keep = false, class Types, class Edge = typename Types::Edge>
 __device__ __forceinline__ bool publish_edge(const Params<Types>& p, const Neighbours<Edge>& nb, int lane, int r,
                                              const Edge& out, const int* abort = nullptr) {
   const int base = (r - 1) & ~(kBatch - 1);
+  if constexpr (Keep)
+    if (lane < kBatch && base + lane < r) p.kept_edges[nb.strip * p.m + base + lane] = out;
   if (nb.out_edge) {  // read by the next launch: no flag
     if (lane < kBatch && base + lane < r) p.right_edge[base + lane] = out;
     return true;
@@ -283,25 +289,16 @@ __device__ __forceinline__ bool publish_edge(const Params<Types>& p, const Neigh
   return true;
 }
 
-// Kept passes: rows base + 1 .. r of strip s's right edge, as publish_edge
-// has them, stay in p.kept_edges for the traceback (whatever way the
-// strip hands them over).
-template <class Types, class Edge = typename Types::Edge>
-__device__ __forceinline__ void keep_edge(const Params<Types>& p, long long s, int lane, int r, const Edge& out) {
-  const int base = (r - 1) & ~(kBatch - 1);
-  if (lane < kBatch && base + lane < r) p.kept_edges[s * p.m + base + lane] = out;
-}
-
 // Row r of the strip's right edge (`o`, from the last lane) is kept by
 // lane (r - 1) % kBatch in `out`; every kBatch rows (and at row m) they
 // are published. False, for the whole warp, if `abort` was set.
-template <bool Tagged = false, class Types, class Edge = typename Types::Edge>
+template <bool Tagged = false, bool Keep = false, class Types, class Edge = typename Types::Edge>
 __device__ __forceinline__ bool gather_and_publish(const Params<Types>& p, const Neighbours<Edge>& nb, int lane, int r,
                                                    const Edge& o, Edge& out, const int* abort = nullptr) {
   if (r < 1 || r > p.m) return true;
   if (((r - 1) & (kBatch - 1)) == lane) out = o;
   if ((r & (kBatch - 1)) != 0 && r != p.m) return true;
-  return publish_edge<Tagged>(p, nb, lane, r, out, abort);
+  return publish_edge<Tagged, Keep>(p, nb, lane, r, out, abort);
 }
 
 }  // namespace gdp::pairwise::striped

@@ -136,14 +136,9 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) strip_score(Params<typ
         const int r = step - (kLanes - 2);
         if constexpr (kSteady) {  // r is inside 1..m-1, and r % kBatch == (K + 2) % kBatch
           if (lane == ((k + 1) & (kBatch - 1))) out = o;
-          if (k == kBatch - 2) {
-            publish_edge(p, nb, lane, r, out);
-            if constexpr (Kept) keep_edge(p, s, lane, r, out);
-          }
+          if (k == kBatch - 2) publish_edge<false, Kept>(p, nb, lane, r, out);
         } else {
-          gather_and_publish(p, nb, lane, r, o, out);
-          if constexpr (Kept)
-            if (r >= 1 && r <= m && ((r & (kBatch - 1)) == 0 || r == m)) keep_edge(p, s, lane, r, out);
+          gather_and_publish<false, Kept>(p, nb, lane, r, o, out);
         }
       }
     };
