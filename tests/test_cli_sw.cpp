@@ -446,6 +446,15 @@ TEST_CASE("SAM: each query has one primary record, its best, and is not also unm
   }
 }
 
+TEST_CASE("SAM refuses two targets with one name, as samtools does", "[cli]") {
+  Sandbox box;
+  const std::string q = box.write("q.fa", fasta("q", "ACGTACGTAC"));
+  const std::string t = box.write("t.fa", ">r1\nACGTACGTAC\n>r2\nACGTTCGTAC\n>r1 again\nACGTACGAAC\n");
+  check_bad_input(box.run_cpu({"--format", "sam", q, t}),
+                  at(t, 5) + "target 'r1' has the name of the target at line 1: SAM's @SQ names must be unique");
+  CHECK(box.run_cpu({"--format", "tsv", q, t}).status == 0);  // other formats name records by their order too
+}
+
 TEST_CASE("CRLF input: no carriage return reaches the output", "[cli]") {
   Sandbox box;
   const std::string q = box.write("q.fa", ">q\r\nACGTC\r\nATGCAGT\r\n"), t = box.write("t.fa", ">t desc\r\nACGT\r\n");
