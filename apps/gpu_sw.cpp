@@ -68,6 +68,7 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   gdp::Timer timer;
   const gdp::SequenceFile queries = gdp::read_sequences(o.query_path);
   const gdp::SequenceFile targets = gdp::read_sequences(o.target_path);
+  if (format == gdp::io::PairFormat::sam) gdp::io::check_sam_target_names(targets);
   const gdp::Alphabet alphabet = gdp::app::choose_alphabet(o.scoring, queries, targets);
   const gdp::ScoringScheme scheme = gdp::app::make_scheme(o.scoring, alphabet);
   std::int64_t longest_q = 0, longest_t = 0;

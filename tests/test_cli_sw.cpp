@@ -331,6 +331,46 @@ TEST_CASE("gpu-sw scores hand-made pairs in each mode", "[cli]") {
   }
 }
 
+TEST_CASE("gpu-sw says when one letter makes a DNA run protein", "[cli]") {
+  Sandbox box;
+  const std::string target = box.write("t.fa", fasta("t", one_gap_target));
+  SECTION("a stray letter: the warning names it, its line and record, and the run goes on") {
+    const std::string q = box.write("q.fa", ">a\nACGTACGT\n>b one stray\nACGTAC\nACQTAC\n");
+    const Result r = box.run_cpu({"--format", "tsv", q, target});
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    REQUIRE(r.err_lines().size() == 1);
+    CHECK(r.err_lines()[0] == "gpu-sw: warning: " + at(q, 5) +
+                                  "letter 'Q' in record 'b' is not a nucleotide, so every pair is scored as protein; "
+                                  "--alphabet dna refuses it, --alphabet protein keeps protein scoring without this warning");
+    CHECK(tsv_rows(r.out).size() == 2);
+  }
+  SECTION("--alphabet protein keeps the choice without the warning") {
+    const std::string q = box.write("q.fa", ">a\nACGTACGT\n>b\nACQTAC\n");
+    const Result r = box.run_cpu({"--alphabet", "protein", "--format", "tsv", q, target});
+    REQUIRE(r.status == 0);
+    CHECK(r.err.empty());
+  }
+  SECTION("too many ambiguity codes") {
+    const std::string q = box.write("q.fa", fasta("a", "ACGTACGT") + fasta("b", "RYKMSWRYKM"));
+    const Result r = box.run_cpu({"--format", "tsv", q, target});
+    REQUIRE(r.status == 0);
+    REQUIRE(r.err_lines().size() == 1);
+    CHECK(r.err_lines()[0].find("gpu-sw: warning: over a tenth of the letters are ambiguity codes") == 0);
+  }
+  SECTION("protein input: no warning") {
+    const Result r = box.run_cpu({"--format", "tsv", example("protein_query.fa"), example("protein_target.fa")});
+    REQUIRE(r.status == 0);
+    CHECK(r.err.empty());
+  }
+  SECTION("-q silences it") {
+    const std::string q = box.write("q.fa", ">a\nACGTACGT\n>b\nACQTAC\n");
+    const Result r = box.run_cpu({"-q", "--format", "tsv", q, target});
+    REQUIRE(r.status == 0);
+    CHECK(r.err.empty());
+  }
+}
+
 TEST_CASE("gpu-sw reads every input form", "[cli]") {
   Sandbox box;
   const std::string target = box.write("t.fa", fasta("t", one_gap_target));
@@ -404,6 +444,15 @@ TEST_CASE("SAM: each query has one primary record, its best, and is not also unm
       CHECK(unmapped[query].empty());
     }
   }
+}
+
+TEST_CASE("SAM refuses two targets with one name, as samtools does", "[cli]") {
+  Sandbox box;
+  const std::string q = box.write("q.fa", fasta("q", "ACGTACGTAC"));
+  const std::string t = box.write("t.fa", ">r1\nACGTACGTAC\n>r2\nACGTTCGTAC\n>r1 again\nACGTACGAAC\n");
+  check_bad_input(box.run_cpu({"--format", "sam", q, t}),
+                  at(t, 5) + "target 'r1' has the name of the target at line 1: SAM's @SQ names must be unique");
+  CHECK(box.run_cpu({"--format", "tsv", q, t}).status == 0);  // other formats name records by their order too
 }
 
 TEST_CASE("CRLF input: no carriage return reaches the output", "[cli]") {

@@ -1,11 +1,42 @@
 #include "common/scoring_flags.hpp"
 
 #include <algorithm>
+#include <string_view>
 
 #include "core/error.hpp"
 #include "core/log.hpp"
 
 namespace gdp::app {
+
+namespace {
+
+bool is_nucleotide_letter(char c) { return nucleotide_letters.find(c) != std::string_view::npos; }
+
+// Detection chose protein scoring for input that holds nucleotide records:
+// most likely a stray letter in DNA. One warning naming the letter that
+// decided it (or the ambiguity codes), and the flag that settles it.
+void warn_protein_among_nucleotides(const std::vector<const SequenceFile*>& files) {
+  bool nucleotide_record = false;
+  for (const SequenceFile* f : files)
+    for (const auto& r : f->records)
+      nucleotide_record |= !r.residues.empty() && std::all_of(r.residues.begin(), r.residues.end(), is_nucleotide_letter);
+  if (!nucleotide_record) return;
+  for (const SequenceFile* f : files)
+    for (std::size_t i = 0; i < f->records.size(); ++i) {
+      const std::string& s = f->records[i].residues;
+      const auto letter = std::find_if_not(s.begin(), s.end(), is_nucleotide_letter);
+      if (letter == s.end()) continue;
+      spdlog::warn("{}:{}: letter '{}' in record '{}' is not a nucleotide, so every pair is scored as protein; "
+                   "--alphabet dna refuses it, --alphabet protein keeps protein scoring without this warning",
+                   f->display_name(), f->line_of(i, static_cast<std::size_t>(letter - s.begin())), *letter,
+                   f->records[i].id);
+      return;
+    }
+  spdlog::warn("over a tenth of the letters are ambiguity codes (not A, C, G, T, U or N), so every pair is scored as "
+               "protein; --alphabet dna scores them as nucleotides");
+}
+
+}  // namespace
 
 void add_substitution_options(CLI::App& app, ScoringFlags& f) {
   app.add_option("--alphabet", f.alphabet, "auto | dna | rna | protein")->capture_default_str();
@@ -32,6 +63,7 @@ Alphabet choose_alphabet(const ScoringFlags& flags, const std::vector<const Sequ
     for (const auto& r : f->records) all.push_back(&r.residues);
   const Alphabet found = detect_alphabet(all);
   spdlog::debug("alphabet: {}", to_string(found));
+  if (found == Alphabet::protein) warn_protein_among_nucleotides(files);
   return found;
 }
 

@@ -43,6 +43,10 @@ class PairWriter {
 
 std::unique_ptr<PairWriter> make_pair_writer(PairFormat format, std::ostream& out, const PairRun& run);
 
+// SAM names each target once in an @SQ line, and samtools refuses two with
+// one name: throws InputError naming both records (file and line).
+void check_sam_target_names(const SequenceFile& targets);
+
 // Counts over the columns of an alignment.
 struct AlignmentStats {
   std::int64_t length = 0, identical = 0, similar = 0, gaps = 0, edits = 0;

@@ -1,6 +1,11 @@
 // SAM 1.6: the query is the read, the target the reference. Local alignments
 // soft-clip the query's unaligned ends. Score-only runs cannot write SAM
 // (the app refuses the combination).
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "core/error.hpp"
 #include "core/version.hpp"
 #include "io/writers.hpp"
 
@@ -39,6 +44,17 @@ class SamWriter : public PairWriter {
 };
 
 }  // namespace
+
+void check_sam_target_names(const SequenceFile& targets) {
+  std::unordered_map<std::string_view, const SequenceRecord*> seen;
+  for (const SequenceRecord& t : targets.records) {
+    const auto [it, fresh] = seen.emplace(t.id, &t);
+    if (!fresh)
+      throw InputError(targets.display_name(), t.line,
+                       "target '" + t.id + "' has the name of the target at line " + std::to_string(it->second->line) +
+                           ": SAM's @SQ names must be unique (rename one, or use another --format)");
+  }
+}
 
 std::unique_ptr<PairWriter> make_sam_writer(std::ostream& out, const PairRun& run) {
   return std::make_unique<SamWriter>(out, run);
