@@ -122,6 +122,8 @@ void run(MmOptions o, const gdp::app::CommonOptions& common) {
   const gdp::io::MmFormat format = gdp::io::parse_mm_format(o.format);
   if (o.levels < 1 || o.levels > 4) throw gdp::InputError("--levels takes 1 to 4");
   if (o.a_path.empty() != o.b_path.empty()) throw gdp::InputError("--a and --b go together");
+  if (o.out_path == "-")
+    throw gdp::InputError("--out - would mix the product's .npy bytes with the table on standard output: give a file name");
   gdp::io::DType type = o.type.empty() ? gdp::io::DType::f32 : gdp::io::parse_dtype(o.type);
   NpyInputs files;
   if (!o.a_path.empty()) {
@@ -184,9 +186,9 @@ int main(int argc, char** argv) {
   app.add_option("--a", o.a_path, "Left matrix A (.npy, m x k)");
   app.add_option("--b", o.b_path, "Right matrix B (.npy, k x n)");
   app.add_option("--out", o.out_path, "Write the product C to this .npy file");
-  app.add_option("--m", o.m, "Random A's rows (default: --n)");
-  app.add_option("--k", o.k, "Random A's columns and B's rows (default: --n)");
-  app.add_option("--n", o.n, "Random B's columns (and m and k when they are not given)");
+  app.add_option("--m", o.m, "Random A's rows (default: --n)")->check(gdp::app::at_least(1));
+  app.add_option("--k", o.k, "Random A's columns and B's rows (default: --n)")->check(gdp::app::at_least(1));
+  app.add_option("--n", o.n, "Random B's columns (and m and k when they are not given)")->check(gdp::app::at_least(1));
   app.add_option("--seed", o.seed, "Seed of the random inputs")->capture_default_str();
   app.add_option("--type", o.type, "f32 | f64 | i32 (default f32, or the files' type)");
   app.add_option("--semiring", o.semiring, "plus-times | max-plus | min-plus")->capture_default_str();

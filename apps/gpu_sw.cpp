@@ -162,7 +162,7 @@ int main(int argc, char** argv) {
   app.add_flag("--score-only", o.score_only, "Score and end coordinates only, in linear memory");
   app.add_option("--format", o.format, "pair | sam | tsv | json")->capture_default_str();
   gdp::app::add_scoring_options(app, o.scoring);
-  app.add_option("--top", o.top, "Keep each query's K best targets (default: all)")->check(CLI::PositiveNumber);
+  app.add_option("--top", o.top, "Keep each query's K best targets (default: all)")->check(gdp::app::at_least(1));
   gdp::app::add_common_options(app, common);
   const std::string cmdline = gdp::app::command_line(argc, argv);
   return gdp::app::tool_main(tool, app, argc, argv, common, [&] { run(o, common, cmdline); });

@@ -114,6 +114,7 @@ TEST_CASE("gpu-mm: bad input is one line, exit 2, and no output file", "[cli][mm
   const std::string big = box.npy<std::int32_t>("big.npy", 3, 2, std::vector<std::int32_t>(6, 1 << 30));
   const std::string a32 = box.npy<std::int32_t>("A32.npy", 2, 3, std::vector<std::int32_t>(6, 1));
   box.write("text.npy", "not an array\n");
+  fs::create_directory(box.path("dir"));
   struct Case {
     std::vector<std::string> args;
     std::string words;
@@ -122,7 +123,10 @@ TEST_CASE("gpu-mm: bad input is one line, exit 2, and no output file", "[cli][mm
       {{"--a", a, "--b", b}, "do not chain"},
       {{"--a", a, "--b", i}, "holds i32 but"},
       {{"--a", box.path("text.npy"), "--b", b}, "not a NumPy"},
-      {{"--a", box.path("missing.npy"), "--b", b}, "cannot open"},
+      {{"--a", box.path("missing.npy"), "--b", b}, "cannot open: no such file"},
+      {{"--a", box.path("dir"), "--b", b}, box.path("dir") + ": cannot read: is a directory"},
+      {{"--n", "0"}, "--n: must be at least 1, not 0"},
+      {{"--m", "-3", "--n", "4"}, "--m: must be at least 1, not -3"},
       {{"--a", a32, "--b", big, "--semiring", "max-plus"}, "2^30"},
       {{"--a", a, "--b", b, "--type", "f64"}, "not --type f64"},
       {{"--n", "4", "--semiring", "max-times"}, "unknown semiring"},
@@ -145,6 +149,11 @@ TEST_CASE("gpu-mm: bad input is one line, exit 2, and no output file", "[cli][mm
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     CHECK_FALSE(fs::exists(box.path("C.npy")));
   }
+  // The product's .npy bytes and the table would share standard output.
+  const auto r = box.run({"--n", "4", "--out", "-"});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, Contains("gpu-mm: error: --out - would mix"));
+  CHECK(r.out.empty());
 }
 
 TEST_CASE("gpu-mm on the GPU: every algorithm checked, and the CPU's product", "[cli][mm][gpu]") {

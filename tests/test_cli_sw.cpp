@@ -446,6 +446,30 @@ TEST_CASE("SAM: each query has one primary record, its best, and is not also unm
   }
 }
 
+TEST_CASE("SAM carries a FASTQ query's qualities in QUAL", "[cli]") {
+  Sandbox box;
+  const std::string t = box.write("t.fa", fasta("t", "ACGTACGTACGT"));
+  const std::string q = box.write("q.fq", "@mapped\nACGTACGT\n+\nABCDEFGH\n@unmapped\nNNNN\n+\n!#%'\n");
+  const Result r = box.run_cpu({"--format", "sam", q, t});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  std::vector<std::vector<std::string>> records;
+  for (const auto& l : lines_of(r.out))
+    if (!l.empty() && l[0] != '@') records.push_back(split(l, '\t'));
+  REQUIRE(records.size() == 2);
+  CHECK(records[0][0] == "mapped");
+  CHECK(records[0][10] == "ABCDEFGH");
+  CHECK(records[1][0] == "unmapped");
+  CHECK(records[1][1] == "4");
+  CHECK(records[1][10] == "!#%'");
+  // FASTA has none: QUAL stays '*'.
+  const std::string fa = box.write("q.fa", fasta("mapped", "ACGTACGT"));
+  const Result f = box.run_cpu({"--format", "sam", fa, t});
+  REQUIRE(f.status == 0);
+  for (const auto& l : lines_of(f.out))
+    if (!l.empty() && l[0] != '@') CHECK(split(l, '\t')[10] == "*");
+}
+
 TEST_CASE("SAM refuses two targets with one name, as samtools does", "[cli]") {
   Sandbox box;
   const std::string q = box.write("q.fa", fasta("q", "ACGTACGTAC"));
@@ -645,7 +669,11 @@ TEST_CASE("gpu-sw rejects bad options with exit status 2", "[cli]") {
   }
   SECTION("both inputs on standard input") { check_bad_input(box.run_cpu({"-", "-"}, q), "standard input"); }
   SECTION("a missing input") { check_bad_input(box.run_cpu({q}), "target"); }
-  SECTION("--top 0") { check_bad_input(box.run_cpu({"--top", "0", q, t}), "--top"); }
+  SECTION("--top 0") {
+    const Result r = box.run_cpu({"--top", "0", q, t});
+    check_bad_input(r, "--top: must be at least 1, not 0");
+    CHECK(r.err.size() < 120);  // no range up to 1.8e308
+  }
 }
 
 TEST_CASE("gpu-sw without a GPU says so once and runs on the CPU", "[cli]") {

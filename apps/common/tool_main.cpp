@@ -29,6 +29,16 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
   app.set_version_flag("--version", std::string(version));
 }
 
+CLI::Validator at_least(long long least) {
+  return CLI::Validator(
+      [least](std::string& value) -> std::string {
+        long long v = 0;
+        if (!CLI::detail::lexical_cast(value, v)) return "must be a whole number, not " + value;
+        return v < least ? "must be at least " + std::to_string(least) + ", not " + value : std::string();
+      },
+      "INT>=" + std::to_string(least));
+}
+
 std::string command_line(int argc, char** argv) {
   std::string s;
   for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);

@@ -25,6 +25,10 @@ struct CommonOptions {
 
 void add_common_options(CLI::App& app, CommonOptions& options);
 
+// A whole number of at least `least`, said so ("--top: must be at least 1,
+// not 0") where CLI11's own checks print a range up to 1.8e308.
+CLI::Validator at_least(long long least);
+
 // The command line as one string (for @PG and report headers).
 std::string command_line(int argc, char** argv);
 

@@ -13,6 +13,7 @@ struct SequenceRecord {
   std::string residues;     // upper case, exactly the letters of the file
   std::size_t line = 0;     // 1-based line of the header
   std::vector<std::uint32_t> line_lengths;  // residues on each sequence line
+  std::string quality;      // FASTQ: the quality line as written (Phred+33); empty for FASTA
 };
 
 struct SequenceFile {

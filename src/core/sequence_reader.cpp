@@ -117,6 +117,8 @@ std::vector<SequenceRecord> scan_fastq(const std::string& text, const std::strin
       records.back().line_lengths.push_back(residues);
     } else if (part == 2 && (l.empty() || l.front() != '+')) {
       throw InputError(name, line, "malformed FASTQ: expected a '+' line (multi-line FASTQ is not supported)");
+    } else if (part == 3) {
+      records.back().quality.assign(l);
     }
     part = (part + 1) % 4;
   }

@@ -4,8 +4,10 @@
 #include "io/npy.hpp"
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <system_error>
 
 #include "core/enum_names.hpp"
 #include "core/output_file.hpp"
@@ -55,6 +57,9 @@ DType parse_dtype(std::string_view name) { return parse_enum(dtype_names, name, 
 std::size_t item_size(DType t) { return t == DType::f64 ? 8 : 4; }
 
 NpyArray read_npy(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw InputError(path, 0, "cannot open: no such file");
+  if (std::filesystem::is_directory(path, ec)) throw InputError(path, 0, "cannot read: is a directory");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, "cannot open");
   const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

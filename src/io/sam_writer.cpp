@@ -23,9 +23,10 @@ class SamWriter : public PairWriter {
   void write(const PairResult& r) override {
     const auto& a = r.alignment;
     const std::string& seq = r.query->residues;
+    const std::string_view qual = r.query->quality.empty() ? std::string_view("*") : std::string_view(r.query->quality);
     if (a.empty()) {  // unmapped: written once, for a query that maps nowhere
       if (r.secondary) return;
-      out_ << r.query->id << "\t4\t*\t0\t0\t*\t*\t0\t0\t" << seq << "\t*\tAS:i:" << a.score << '\n';
+      out_ << r.query->id << "\t4\t*\t0\t0\t*\t*\t0\t0\t" << seq << '\t' << qual << "\tAS:i:" << a.score << '\n';
       return;
     }
     const std::int64_t m = static_cast<std::int64_t>(seq.size());
@@ -35,7 +36,7 @@ class SamWriter : public PairWriter {
     if (a.query_end < m) cigar += std::to_string(m - a.query_end) + 'S';
     const AlignmentStats s = alignment_stats(r, *run_.scheme);
     out_ << r.query->id << '\t' << (r.secondary ? 256 : 0) << '\t' << r.target->id << '\t' << a.target_begin + 1
-         << "\t255\t" << cigar << "\t*\t0\t0\t" << seq << "\t*\tAS:i:" << a.score << "\tNM:i:" << s.edits << '\n';
+         << "\t255\t" << cigar << "\t*\t0\t0\t" << seq << '\t' << qual << "\tAS:i:" << a.score << "\tNM:i:" << s.edits << '\n';
   }
 
  private:
