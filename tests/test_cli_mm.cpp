@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <limits>
 #include <sstream>
 
 #include "cli_run.hpp"
@@ -60,6 +61,20 @@ TEST_CASE("gpu-mm: max-plus of two .npy files, worked by hand", "[cli][mm]") {
   REQUIRE(rows[0][0] == "openmp");
   REQUIRE(rows[0][1] == "i32");
   REQUIRE(rows[0][11] == "0");  // max error: exact
+}
+
+TEST_CASE("gpu-mm --check: a NaN in the inputs makes the errors NaN, not 0", "[cli][mm]") {
+  Sandbox box;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  const std::string a = box.npy<float>("A.npy", 2, 2, {1.0f, nan, 3.0f, 4.0f});
+  const std::string b = box.npy<float>("B.npy", 2, 2, {1.0f, 0.0f, 0.0f, 1.0f});
+  const auto r = box.run({"--a", a, "--b", b, "--check", "--format", "tsv"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const auto rows = tsv_rows(r.out);
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0][11] == "nan");
+  CHECK(rows[0][12] == "nan");
 }
 
 TEST_CASE("gpu-mm: every CPU algorithm on random inputs, table, TSV and JSON", "[cli][mm]") {

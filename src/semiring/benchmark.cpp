@@ -41,6 +41,8 @@ std::pair<double, double> errors(const Matrix<T>& c, const std::vector<double>& 
   double worst = 0, sum = 0;
   for (std::size_t i = 0; i < c.data.size(); ++i) {
     const double got = static_cast<double>(c.data[i]), want = reference[i];
+    // A NaN on either side is no agreement: the errors are NaN, not skipped.
+    if (std::isnan(got) || std::isnan(want)) return {std::nan(""), std::nan("")};
     const double e = got == want ? 0.0 : std::fabs(got - want);
     worst = std::max(worst, e);
     sum += e;
