@@ -299,6 +299,25 @@ TEST_CASE("gpu-sw --score-only gives the same scores without start coordinates",
     }
   }
 
+  SECTION("json has the alignment's keys, null where it has no value") {
+    const Result full = box.run_cpu({"--format", "json", ex.query, ex.target});
+    const Result score = box.run_cpu({"--score-only", "--format", "json", ex.query, ex.target});
+    REQUIRE(full.status == 0);
+    REQUIRE(score.status == 0);
+    const auto keys_of = [](const std::string& line) {  // the keys of a flat JSON object, in order
+      std::vector<std::string> keys;
+      for (const std::regex key("\"([a-z_]+)\":"); const auto& m : lines_of(line)) {
+        for (auto it = std::sregex_iterator(m.begin(), m.end(), key); it != std::sregex_iterator(); ++it)
+          keys.push_back((*it)[1]);
+      }
+      return keys;
+    };
+    const std::string first_full = lines_of(full.out)[0], first_score = lines_of(score.out)[0];
+    CHECK(keys_of(first_score) == keys_of(first_full));
+    for (const char* key : {"query_start", "target_start", "length", "identical", "similar", "gaps", "identity", "cigar"})
+      CHECK_THAT(first_score, Contains("\"" + std::string(key) + "\":null"));
+  }
+
   SECTION("sam is refused: it needs an alignment") {
     check_bad_input(box.run_cpu({"--score-only", "--format", "sam", ex.query, ex.target}), "--score-only");
   }

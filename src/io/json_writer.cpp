@@ -28,8 +28,8 @@ class JsonWriter : public PairWriter {
       j["gaps"] = s.gaps;
       j["identity"] = s.identity_percent();
       j["cigar"] = pairwise::cigar_string(a.cigar);
-    } else {
-      j["cigar"] = nullptr;
+    } else {  // the same keys, null: every object of a run has one shape
+      for (const char* key : {"length", "identical", "similar", "gaps", "identity", "cigar"}) j[key] = nullptr;
     }
     out_ << j.dump() << '\n';
   }
