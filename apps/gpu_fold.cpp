@@ -116,7 +116,8 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   gdp::OutputFile out(common.output);
   gdp::io::write_fold_header(format, out.stream());
   for (std::size_t r = 0; r < rnas.size(); ++r)
-    gdp::io::write_fold(format, out.stream(), file.records[r].id, rnas[r], folded.structures[r]);
+    gdp::io::write_fold(format, out.stream(), file.records[r].id, file.records[r].description, rnas[r],
+                        folded.structures[r]);
   out.commit();
   report.add_phase("write", timer.seconds());
 

@@ -32,16 +32,18 @@ TEST_CASE("gpu-fold: every format of a structure worked by hand", "[cli][fold]")
   const auto dot = box.run({in});
   INFO(dot.err);
   REQUIRE(dot.status == 0);
-  REQUIRE(dot.out == ">hairpin\nGGGAAAUCC\n(((...))) (3)\n>two\nGGGAAAUCC\n(((...))) (3)\n");
+  REQUIRE(dot.out == ">hairpin demo\nGGGAAAUCC\n(((...))) (3)\n>two\nGGGAAAUCC\n(((...))) (3)\n");
   REQUIRE(box.run({"--no-gu", in}).out.find("((.....)) (2)") != std::string::npos);  // G-U no more
   const auto tsv = box.run({"--format", "tsv", in});
-  REQUIRE(tsv.out == "#id\tlength\tpairs\tstructure\nhairpin\t9\t3\t(((...)))\ntwo\t9\t3\t(((...)))\n");
+  REQUIRE(tsv.out ==
+          "#id\tlength\tpairs\tstructure\tdescription\nhairpin\t9\t3\t(((...)))\tdemo\ntwo\t9\t3\t(((...)))\t\n");
   const auto bpseq = box.run({"--format", "bpseq", in});
-  REQUIRE_THAT(bpseq.out, Contains("# hairpin\n1 G 9\n2 G 8\n3 G 7\n4 A 0\n"));
+  REQUIRE_THAT(bpseq.out, Contains("# hairpin demo\n1 G 9\n2 G 8\n3 G 7\n4 A 0\n"));
   const auto ct = box.run({"--format", "ct", in});
-  REQUIRE_THAT(ct.out, Contains("9 hairpin\n1 G 0 2 9 1\n") && Contains("9 C 8 0 1 9\n"));
+  REQUIRE_THAT(ct.out, Contains("9 hairpin demo\n1 G 0 2 9 1\n") && Contains("9 C 8 0 1 9\n"));
   const auto json = box.run({"--format", "json", "--engine", "cpu1", in});
-  REQUIRE_THAT(json.out, Contains("{\"id\":\"hairpin\",\"length\":9,\"pairs\":3,\"sequence\":\"GGGAAAUCC\","));
+  REQUIRE_THAT(json.out,
+               Contains("{\"id\":\"hairpin\",\"description\":\"demo\",\"length\":9,\"pairs\":3,\"sequence\":\"GGGAAAUCC\","));
   // Every engine gives the same structures.
   for (const std::string engine : {"cpu1", "cpu2", "omp2"}) REQUIRE(box.run({"--engine", engine, in}).out == dot.out);
 }
