@@ -78,7 +78,7 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   gdp::TimingReport report;
   report.tool = tool;
   gdp::Timer timer;
-  const gdp::SequenceFile file = gdp::read_sequences(o.input);
+  const gdp::SequenceFile file = gdp::read_sequences(o.input, gdp::PlainLines::records);  // as RNAfold reads
   std::vector<std::string> rnas;
   for (std::size_t r = 0; r < file.records.size(); ++r) {
     if (file.records[r].residues.empty())

@@ -48,6 +48,24 @@ TEST_CASE("gpu-fold: every format of a structure worked by hand", "[cli][fold]")
   for (const std::string engine : {"cpu1", "cpu2", "omp2"}) REQUIRE(box.run({"--engine", engine, in}).out == dot.out);
 }
 
+TEST_CASE("gpu-fold reads plain sequence lines without headers, as RNAfold does", "[cli][fold]") {
+  Sandbox box;
+  const std::string plain = box.write("plain.txt", "GGGAAACCC\n\nggggaaaaccuc\n");
+  const auto r = box.run({"--format", "tsv", plain});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out == "#id\tlength\tpairs\tstructure\tdescription\nseq1\t9\t3\t(((...)))\t\nseq2\t12\t4\t((((....))))\t\n");
+  // On standard input too: echo GGGAAACCC | gpu-fold -
+  const std::string one = box.write("one.txt", "GGGAAACCC\n");
+  const auto in = gdp::test::run_program(GPU_FOLD_EXE, {"--cpu", "-"}, box.dir(), one);
+  REQUIRE(in.status == 0);
+  CHECK(in.out == ">seq1\nGGGAAACCC\n(((...))) (3)\n");
+  // A header after plain lines is refused, located.
+  const auto mixed = box.run({box.write("mixed.txt", "GGGAAACCC\n>r\nGGGAAACCC\n")});
+  CHECK(mixed.status == 2);
+  CHECK_THAT(mixed.err, Contains(box.path("mixed.txt") + ":2: a header line after plain sequence lines"));
+}
+
 TEST_CASE("gpu-fold: bad input is one line, exit 2, and no output file", "[cli][fold]") {
   Sandbox box;
   const std::string bad = box.write("bad.fa", ">ok\nACGU\n>broken\nACGU\nACXU\n");
