@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "core/error.hpp"
@@ -38,17 +36,6 @@ double align3_bytes(std::int64_t m, std::int64_t n, std::int64_t p, bool score_o
   if (score_only) return int_bytes * (threaded ? 4 * ab + bc : 2 * bc);
   const double half = static_cast<double>(m - m / 2 + 1) * static_cast<double>(n + 1);
   return int_bytes * (4 * half + 2 * bc);
-}
-
-std::uint64_t available_memory_bytes() {
-  std::ifstream in("/proc/meminfo");
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream fields(line);
-    std::string key;
-    std::uint64_t kib = 0;
-    if (fields >> key >> kib && key == "MemAvailable:") return kib * 1024;
-  }
-  return 0;
 }
 
 void check_align3_memory(std::int64_t m, std::int64_t n, std::int64_t p, bool score_only, bool threaded,

@@ -14,9 +14,6 @@ namespace gdp::app {
 // Alignments small enough for the full cube take at most 64 MiB there.
 double align3_bytes(std::int64_t m, std::int64_t n, std::int64_t p, bool score_only, bool threaded);
 
-// MemAvailable of /proc/meminfo in bytes; 0 where it cannot be read.
-std::uint64_t available_memory_bytes();
-
 // RunError naming the sizes, the bytes needed and available, and what would
 // fit, when align3_bytes exceeds `available` (0: unknown, no check).
 void check_align3_memory(std::int64_t m, std::int64_t n, std::int64_t p, bool score_only, bool threaded,

@@ -13,6 +13,7 @@
 #include "common/tool_main.hpp"
 #include "core/device.hpp"
 #include "core/error.hpp"
+#include "core/host_memory.hpp"
 #include "core/log.hpp"
 #include "core/output_file.hpp"
 #include "core/report.hpp"
@@ -99,7 +100,7 @@ void run(const Align3Options& o, const gdp::app::CommonOptions& common) {
                      p = static_cast<std::int64_t>(ranks[2].size());
   a3::check_score_range(m, n, p, scheme, gap);
   const int threads = common.thread_count();
-  gdp::app::check_align3_memory(m, n, p, o.score_only, threads > 1, gdp::app::available_memory_bytes());
+  gdp::app::check_align3_memory(m, n, p, o.score_only, threads > 1, gdp::available_memory_bytes());
   report.add_phase("read", timer.seconds());
 
   // Chosen once the inputs are known to be good, so that a bad input gets

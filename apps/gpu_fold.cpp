@@ -78,7 +78,7 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   gdp::TimingReport report;
   report.tool = tool;
   gdp::Timer timer;
-  const gdp::SequenceFile file = gdp::read_sequences(o.input);
+  const gdp::SequenceFile file = gdp::read_sequences(o.input, gdp::PlainLines::records);  // as RNAfold reads
   std::vector<std::string> rnas;
   for (std::size_t r = 0; r < file.records.size(); ++r) {
     if (file.records[r].residues.empty())
@@ -116,7 +116,8 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   gdp::OutputFile out(common.output);
   gdp::io::write_fold_header(format, out.stream());
   for (std::size_t r = 0; r < rnas.size(); ++r)
-    gdp::io::write_fold(format, out.stream(), file.records[r].id, rnas[r], folded.structures[r]);
+    gdp::io::write_fold(format, out.stream(), file.records[r].id, file.records[r].description, rnas[r],
+                        folded.structures[r]);
   out.commit();
   report.add_phase("write", timer.seconds());
 

@@ -10,6 +10,7 @@
 #include "common/tool_main.hpp"
 #include "core/device.hpp"
 #include "core/error.hpp"
+#include "core/host_memory.hpp"
 #include "core/log.hpp"
 #include "core/output_file.hpp"
 #include "core/report.hpp"
@@ -115,6 +116,22 @@ void run_typed(const MmOptions& o, const gdp::app::CommonOptions& common, const 
   report.add_phase("write", timer.seconds());
 }
 
+// Refuses (InputError, exit 2) a CPU product whose inputs, product and
+// --check reference cannot fit in the host memory available now.
+void check_host_memory(gdp::io::DType type, std::int64_t m, std::int64_t k, std::int64_t n, std::int64_t batch,
+                       bool check) {
+  const double item = type == gdp::io::DType::f64 ? 8 : 4;
+  const double need = static_cast<double>(batch) * (static_cast<double>(m) * static_cast<double>(k) * item +
+                                                    static_cast<double>(k) * static_cast<double>(n) * item +
+                                                    static_cast<double>(m) * static_cast<double>(n) * (item + (check ? 8 : 0)));
+  const std::uint64_t available = gdp::available_memory_bytes();
+  if (available > 0 && need > static_cast<double>(available))
+    throw gdp::InputError(std::to_string(m) + " x " + std::to_string(k) + " by " + std::to_string(k) + " x " +
+                          std::to_string(n) + (batch > 1 ? ", " + std::to_string(batch) + " times," : "") +
+                          " needs " + std::to_string(static_cast<long long>(need / (1 << 20))) +
+                          " MiB of host memory; " + std::to_string(available >> 20) + " MiB are available");
+}
+
 void run(MmOptions o, const gdp::app::CommonOptions& common) {
   sr::BenchmarkTuning tuning;
   gdp::apply_tune(tuning, sr::benchmark_tune_keys, common.tune);
@@ -151,6 +168,11 @@ void run(MmOptions o, const gdp::app::CommonOptions& common) {
 
   const auto choice = gdp::choose_device(common.cpu, common.device);
   if (!choice.use_gpu && !choice.reason.empty()) spdlog::info("{}", choice.reason);
+  if (!choice.use_gpu) {  // the GPU's runs check the device's memory (semiring/benchmark.cpp)
+    const std::int64_t m = files.a ? files.a->rows : o.m, k = files.a ? files.a->cols : o.k,
+                       n = files.b ? files.b->cols : o.n, batch = files.a ? 1 : o.batch;
+    check_host_memory(type, m, k, n, batch, o.check);
+  }
   const sr::BenchmarkOptions options{.semiring = s,
                                      .algo = o.algo,
                                      .base = o.base,

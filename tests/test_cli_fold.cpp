@@ -32,18 +32,38 @@ TEST_CASE("gpu-fold: every format of a structure worked by hand", "[cli][fold]")
   const auto dot = box.run({in});
   INFO(dot.err);
   REQUIRE(dot.status == 0);
-  REQUIRE(dot.out == ">hairpin\nGGGAAAUCC\n(((...))) (3)\n>two\nGGGAAAUCC\n(((...))) (3)\n");
+  REQUIRE(dot.out == ">hairpin demo\nGGGAAAUCC\n(((...))) (3)\n>two\nGGGAAAUCC\n(((...))) (3)\n");
   REQUIRE(box.run({"--no-gu", in}).out.find("((.....)) (2)") != std::string::npos);  // G-U no more
   const auto tsv = box.run({"--format", "tsv", in});
-  REQUIRE(tsv.out == "#id\tlength\tpairs\tstructure\nhairpin\t9\t3\t(((...)))\ntwo\t9\t3\t(((...)))\n");
+  REQUIRE(tsv.out ==
+          "#id\tlength\tpairs\tstructure\tdescription\nhairpin\t9\t3\t(((...)))\tdemo\ntwo\t9\t3\t(((...)))\t\n");
   const auto bpseq = box.run({"--format", "bpseq", in});
-  REQUIRE_THAT(bpseq.out, Contains("# hairpin\n1 G 9\n2 G 8\n3 G 7\n4 A 0\n"));
+  REQUIRE_THAT(bpseq.out, Contains("# hairpin demo\n1 G 9\n2 G 8\n3 G 7\n4 A 0\n"));
   const auto ct = box.run({"--format", "ct", in});
-  REQUIRE_THAT(ct.out, Contains("9 hairpin\n1 G 0 2 9 1\n") && Contains("9 C 8 0 1 9\n"));
+  REQUIRE_THAT(ct.out, Contains("9 hairpin demo\n1 G 0 2 9 1\n") && Contains("9 C 8 0 1 9\n"));
   const auto json = box.run({"--format", "json", "--engine", "cpu1", in});
-  REQUIRE_THAT(json.out, Contains("{\"id\":\"hairpin\",\"length\":9,\"pairs\":3,\"sequence\":\"GGGAAAUCC\","));
+  REQUIRE_THAT(json.out,
+               Contains("{\"id\":\"hairpin\",\"description\":\"demo\",\"length\":9,\"pairs\":3,\"sequence\":\"GGGAAAUCC\","));
   // Every engine gives the same structures.
   for (const std::string engine : {"cpu1", "cpu2", "omp2"}) REQUIRE(box.run({"--engine", engine, in}).out == dot.out);
+}
+
+TEST_CASE("gpu-fold reads plain sequence lines without headers, as RNAfold does", "[cli][fold]") {
+  Sandbox box;
+  const std::string plain = box.write("plain.txt", "GGGAAACCC\n\nggggaaaaccuc\n");
+  const auto r = box.run({"--format", "tsv", plain});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out == "#id\tlength\tpairs\tstructure\tdescription\nseq1\t9\t3\t(((...)))\t\nseq2\t12\t4\t((((....))))\t\n");
+  // On standard input too: echo GGGAAACCC | gpu-fold -
+  const std::string one = box.write("one.txt", "GGGAAACCC\n");
+  const auto in = gdp::test::run_program(GPU_FOLD_EXE, {"--cpu", "-"}, box.dir(), one);
+  REQUIRE(in.status == 0);
+  CHECK(in.out == ">seq1\nGGGAAACCC\n(((...))) (3)\n");
+  // A header after plain lines is refused, located.
+  const auto mixed = box.run({box.write("mixed.txt", "GGGAAACCC\n>r\nGGGAAACCC\n")});
+  CHECK(mixed.status == 2);
+  CHECK_THAT(mixed.err, Contains(box.path("mixed.txt") + ":2: a header line after plain sequence lines"));
 }
 
 TEST_CASE("gpu-fold: bad input is one line, exit 2, and no output file", "[cli][fold]") {

@@ -141,6 +141,7 @@ TEST_CASE("gpu-mm: bad input is one line, exit 2, and no output file", "[cli][mm
       {{"--a", box.path("missing.npy"), "--b", b}, "cannot open: no such file"},
       {{"--a", box.path("dir"), "--b", b}, box.path("dir") + ": cannot read: is a directory"},
       {{"--n", "0"}, "--n: must be at least 1, not 0"},
+      {{"--n", "2000000"}, "2000000 x 2000000 by 2000000 x 2000000 needs 45776367 MiB of host memory"},  // 48 TB
       {{"--m", "-3", "--n", "4"}, "--m: must be at least 1, not -3"},
       {{"--a", a32, "--b", big, "--semiring", "max-plus"}, "2^30"},
       {{"--a", a, "--b", b, "--type", "f64"}, "not --type f64"},

@@ -21,8 +21,8 @@ namespace {
 
 struct Fixture {
   ScoringScheme scheme = test::dna_scheme();
-  SequenceRecord query{"q1", "", "ACGTTGCACATGGTCA", 1, {16}};
-  SequenceRecord target{"t1", "", "ACGTTGCAGGGGGCTTGAGTCA", 1, {22}};
+  SequenceRecord query{"q1", "", "ACGTTGCACATGGTCA", 1, {16}, ""};
+  SequenceRecord target{"t1", "", "ACGTTGCAGGGGGCTTGAGTCA", 1, {22}, ""};
   std::vector<std::uint8_t> qr, tr;
   syntenic::Options options;
   syntenic::Alignment aln;

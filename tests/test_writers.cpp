@@ -11,8 +11,8 @@ namespace {
 
 struct Fixture {
   ScoringScheme scheme = test::dna_scheme();
-  SequenceRecord query{"q1", "", "CCACGTTGCACC", 1, {12}};
-  SequenceRecord target{"t1", "", "GGACGTATGCAGG", 1, {13}};
+  SequenceRecord query{"q1", "", "CCACGTTGCACC", 1, {12}, ""};
+  SequenceRecord target{"t1", "", "GGACGTATGCAGG", 1, {13}, ""};
   std::vector<std::uint8_t> qr, tr;
   pairwise::Alignment aln;
   Fixture() {

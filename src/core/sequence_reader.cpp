@@ -126,6 +126,35 @@ std::vector<SequenceRecord> scan_fastq(const std::string& text, const std::strin
   return records;
 }
 
+// Plain lines: a record a non-blank line, named by its order.
+std::vector<SequenceRecord> scan_plain_lines(const std::string& text, const std::string& name) {
+  std::vector<SequenceRecord> records;
+  std::size_t line = 0, pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find('\n', pos);
+    if (end == std::string::npos) end = text.size();
+    ++line;
+    const std::string_view l(text.data() + pos, end - pos);
+    pos = end + 1;
+    std::string residues;
+    for (unsigned char c : l) {
+      if (std::isspace(c)) continue;
+      if (c == '>' || c == '@') throw InputError(name, line, "a header line after plain sequence lines: use FASTA throughout");
+      if (!allowed_residue_char(c))
+        throw InputError(name, line, std::string("unexpected character '") + static_cast<char>(c) + "' in a sequence");
+      residues += static_cast<char>(std::toupper(c));
+    }
+    if (residues.empty()) continue;
+    SequenceRecord r;
+    r.id = "seq" + std::to_string(records.size() + 1);
+    r.line = line;
+    r.line_lengths.push_back(static_cast<std::uint32_t>(residues.size()));
+    r.residues = std::move(residues);
+    records.push_back(std::move(r));
+  }
+  return records;
+}
+
 struct RawTraits : seqan3::sequence_file_input_default_traits_dna {
   using sequence_alphabet = char;
   using sequence_legal_alphabet = char;
@@ -169,7 +198,7 @@ void parse(std::string& text, std::size_t first, std::vector<SequenceRecord>& re
 
 }  // namespace
 
-SequenceFile read_sequences(const std::string& path) {
+SequenceFile read_sequences(const std::string& path, PlainLines plain) {
   SequenceFile file;
   file.path = path;
   const std::string name = file.display_name();
@@ -182,6 +211,8 @@ SequenceFile read_sequences(const std::string& path) {
   } else if (text[first] == '@') {
     file.records = scan_fastq(text, name);
     parse<seqan3::format_fastq>(text, first, file.records, name);
+  } else if (plain == PlainLines::records) {
+    file.records = scan_plain_lines(text, name);
   } else {
     const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(first), '\n'));
     throw InputError(name, line, "not FASTA or FASTQ: expected '>' or '@'");

@@ -9,6 +9,10 @@ namespace gdp {
 // ("-" reads standard input). The format is decided by the content, not the
 // name. Throws InputError, naming the file and line, for a missing, empty or
 // unreadable file, a record with no sequence, or a malformed record.
-SequenceFile read_sequences(const std::string& path);
+// With PlainLines::records, input that starts with neither '>' nor '@' is
+// read as RNAfold reads it: each non-blank line one sequence, named seq1,
+// seq2, ... by its order.
+enum class PlainLines { refuse, records };
+SequenceFile read_sequences(const std::string& path, PlainLines plain = PlainLines::refuse);
 
 }  // namespace gdp

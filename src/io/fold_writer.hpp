@@ -19,9 +19,10 @@ inline constexpr EnumNames<FoldFormat, 5> fold_format_names{{{FoldFormat::dotbra
 // InputError "unknown format 'x' (use dotbracket, bpseq, ct, tsv or json)".
 FoldFormat parse_fold_format(std::string_view name);
 
-// Before the first record (TSV's header line), then one record each.
+// Before the first record (TSV's header line), then one record each: its
+// id and the rest of its header line (description), as the input had them.
 void write_fold_header(FoldFormat format, std::ostream& out);
-void write_fold(FoldFormat format, std::ostream& out, const std::string& id, const std::string& rna,
-                const fold::Structure& structure);
+void write_fold(FoldFormat format, std::ostream& out, const std::string& id, const std::string& description,
+                const std::string& rna, const fold::Structure& structure);
 
 }  // namespace gdp::io
