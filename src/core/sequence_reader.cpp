@@ -59,32 +59,50 @@ struct MemoryBuffer : std::streambuf {
 
 bool allowed_residue_char(unsigned char c) { return std::isalpha(c) || c == '*' || c == '-' || c == '.'; }
 
-// FASTA: a record per '>' line; checks the characters of sequence lines.
-std::vector<SequenceRecord> scan_fasta(const std::string& text, const std::string& name) {
-  std::vector<SequenceRecord> records;
+// Calls f(line number, line) for each line of text, 1-based, without its
+// '\n' or a trailing '\r'. Returns the number of lines.
+template <class F>
+std::size_t for_each_line(const std::string& text, F&& f) {
   std::size_t line = 0, pos = 0;
   while (pos < text.size()) {
     std::size_t end = text.find('\n', pos);
     if (end == std::string::npos) end = text.size();
-    ++line;
     std::string_view l(text.data() + pos, end - pos);
     if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    f(++line, l);
+    pos = end + 1;
+  }
+  return line;
+}
+
+// The residues of a sequence line (white space skipped), each checked.
+std::uint32_t count_residues(std::string_view l, const std::string& name, std::size_t line) {
+  std::uint32_t residues = 0;
+  for (unsigned char c : l) {
+    if (std::isspace(c)) continue;
+    if (!allowed_residue_char(c))
+      throw InputError(name, line, std::string("unexpected character '") + static_cast<char>(c) + "' in a sequence");
+    ++residues;
+  }
+  return residues;
+}
+
+// FASTA: a record per '>' line; checks the characters of sequence lines.
+std::vector<SequenceRecord> scan_fasta(const std::string& text, const std::string& name) {
+  std::vector<SequenceRecord> records;
+  for_each_line(text, [&](std::size_t line, std::string_view l) {
     if (!l.empty() && l.front() == '>') {
       records.emplace_back();
       records.back().line = line;
-    } else {
-      std::uint32_t residues = 0;
-      for (unsigned char c : l) {
-        if (std::isspace(c)) continue;
-        if (records.empty()) throw InputError(name, line, "not FASTA or FASTQ: expected '>' or '@' before the first sequence");
-        if (!allowed_residue_char(c))
-          throw InputError(name, line, std::string("unexpected character '") + static_cast<char>(c) + "' in a sequence");
-        ++residues;
-      }
-      if (!records.empty()) records.back().line_lengths.push_back(residues);
+      return;
     }
-    pos = end + 1;
-  }
+    if (records.empty()) {
+      if (l.find_first_not_of(" \t") != std::string_view::npos)
+        throw InputError(name, line, "not FASTA or FASTQ: expected '>' or '@' before the first sequence");
+      return;
+    }
+    records.back().line_lengths.push_back(count_residues(l, name, line));
+  });
   return records;
 }
 
@@ -92,66 +110,42 @@ std::vector<SequenceRecord> scan_fasta(const std::string& text, const std::strin
 // lines allowed only between records; seqan3 checks the qualities.
 std::vector<SequenceRecord> scan_fastq(const std::string& text, const std::string& name) {
   std::vector<SequenceRecord> records;
-  std::size_t line = 0, pos = 0;
   int part = 0;  // line of the record coming next: 0 header, 1 sequence, 2 '+', 3 qualities
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string::npos) end = text.size();
-    ++line;
-    std::string_view l(text.data() + pos, end - pos);
-    pos = end + 1;
-    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
-    if (part == 0 && l.find_first_not_of(" \t") == std::string_view::npos) continue;
+  const std::size_t lines = for_each_line(text, [&](std::size_t line, std::string_view l) {
+    if (part == 0 && l.find_first_not_of(" \t") == std::string_view::npos) return;
     if (part == 0) {
       if (l.front() != '@') throw InputError(name, line, "malformed FASTQ: expected a header line starting with '@'");
       records.emplace_back();
       records.back().line = line;
     } else if (part == 1) {
-      std::uint32_t residues = 0;
-      for (unsigned char c : l) {
-        if (std::isspace(c)) continue;
-        if (!allowed_residue_char(c))
-          throw InputError(name, line, std::string("unexpected character '") + static_cast<char>(c) + "' in a sequence");
-        ++residues;
-      }
-      records.back().line_lengths.push_back(residues);
+      records.back().line_lengths.push_back(count_residues(l, name, line));
     } else if (part == 2 && (l.empty() || l.front() != '+')) {
       throw InputError(name, line, "malformed FASTQ: expected a '+' line (multi-line FASTQ is not supported)");
     } else if (part == 3) {
       records.back().quality.assign(l);
     }
     part = (part + 1) % 4;
-  }
-  if (part != 0) throw InputError(name, line, "malformed FASTQ: the last record is incomplete");
+  });
+  if (part != 0) throw InputError(name, lines, "malformed FASTQ: the last record is incomplete");
   return records;
 }
 
 // Plain lines: a record a non-blank line, named by its order.
 std::vector<SequenceRecord> scan_plain_lines(const std::string& text, const std::string& name) {
   std::vector<SequenceRecord> records;
-  std::size_t line = 0, pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string::npos) end = text.size();
-    ++line;
-    const std::string_view l(text.data() + pos, end - pos);
-    pos = end + 1;
-    std::string residues;
-    for (unsigned char c : l) {
-      if (std::isspace(c)) continue;
-      if (c == '>' || c == '@') throw InputError(name, line, "a header line after plain sequence lines: use FASTA throughout");
-      if (!allowed_residue_char(c))
-        throw InputError(name, line, std::string("unexpected character '") + static_cast<char>(c) + "' in a sequence");
-      residues += static_cast<char>(std::toupper(c));
-    }
-    if (residues.empty()) continue;
+  for_each_line(text, [&](std::size_t line, std::string_view l) {
+    if (l.find_first_of(">@") != std::string_view::npos)
+      throw InputError(name, line, "a header line after plain sequence lines: use FASTA throughout");
+    const std::uint32_t n = count_residues(l, name, line);
+    if (n == 0) return;
     SequenceRecord r;
     r.id = "seq" + std::to_string(records.size() + 1);
     r.line = line;
-    r.line_lengths.push_back(static_cast<std::uint32_t>(residues.size()));
-    r.residues = std::move(residues);
+    r.line_lengths.push_back(n);
+    for (unsigned char c : l)
+      if (!std::isspace(c)) r.residues += static_cast<char>(std::toupper(c));
     records.push_back(std::move(r));
-  }
+  });
   return records;
 }
 
