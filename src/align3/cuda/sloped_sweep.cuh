@@ -59,6 +59,8 @@ __device__ __forceinline__ void wait_done(int* done, int chunk, int steps) {
   while (d.load(::cuda::memory_order_acquire) < steps) __nanosleep(32);
 }
 
+// Traced: at most 168 registers, three blocks an SM (bench/RESULTS.md,
+// "gpu-align3's three-phase traceback").
 template <bool kTraced>
 __global__ void __launch_bounds__(kWarps* kLanes, kTraced ? 3 : 0) sloped_sweep(LayerParams p) {
   __shared__ int sub[kMaxDim * kMaxDim];
