@@ -49,8 +49,11 @@ before the run.
 Formats: fasta (default: the three rows, 60 columns a line), clustal (with
 Clustal's conservation line), tsv and json (the score and the number of
 columns; with --score-only the score alone).
-With a GPU, cubes of 2^24 cells and more run there (the score, and the
-passes of an alignment's division); smaller ones on the CPU threads.
+With a GPU, cubes of 2^24 cells and more run there; smaller ones on the
+CPU threads. An alignment there keeps where the best paths enter each
+chunk of the cube on the device, about 0.4 bytes a cell (three
+5,000-letter sequences: 47 GB), and divides the cube in two (Hirschberg)
+only until that fits in the GPU memory free.
 
 Examples:
   gpu-align3 trio.fa                      # three records -> aligned FASTA

@@ -5,7 +5,8 @@
 # over in shared memory and through a ring of two slots, and its chunked
 # traceback; gpu-syntenic's score kernel at both widths, through a ring of
 # two slots and with the target in pieces, and its chunked traceback;
-# gpu-align3's chunked pass over the cube. Each input is just over the
+# gpu-align3's chunked pass over the cube and its three-phase traceback
+# (the traced pass and the walk back). Each input is just over the
 # engines' 2^24 cells, below which they run on the CPU, and each run's
 # timing report must show a GPU pass. Fails if any run reports anything or
 # ran no kernel. On the GPU machine, after scripts/gpu-test.sh --build-only
@@ -23,10 +24,14 @@ gen=scripts/bench/make_fasta.py
 # 4,200 x 4,200 cells pass the engine's 2^24 for the GPU traceback.
 "$gen" random --alphabet dna --length 4200 --seed 3 --name a > "$work/a.fa"
 "$gen" mutate --input "$work/a.fa" --rate 0.1 --seed 4 --name b > "$work/b.fa"
-# Three of about 260, 260 and 300 letters: just over 2^24 cells, gpu-align3's GPU pass.
+# Three of about 260, 260 and 300 letters: just over 2^24 cells, gpu-align3's GPU passes.
 "$gen" random --alphabet dna --length 260 --seed 5 --name x > "$work/trio.fa"
 "$gen" mutate --input "$work/trio.fa" --rate 0.1 --seed 6 --name y >> "$work/trio.fa"
 "$gen" random --alphabet dna --length 300 --seed 7 --name z >> "$work/trio.fa"
+# 271 letters of a: the path's cells on the last chunk row's last row.
+"$gen" random --alphabet dna --length 271 --seed 8 --name x > "$work/trio271.fa"
+"$gen" mutate --input "$work/trio271.fa" --rate 0.1 --seed 9 --name y >> "$work/trio271.fa"
+"$gen" random --alphabet dna --length 300 --seed 10 --name z >> "$work/trio271.fa"
 failed=0
 san() {  # tool, then the command (which writes its timing report to $work/r.json)
   local tool=$1
@@ -62,6 +67,8 @@ for tool in memcheck racecheck synccheck initcheck; do
   san "$tool" $syn --tune piece_columns=20000 "$work/q.fa" "$work/t.fa"
   san "$tool" "$build/gpu-syntenic" -q --format tsv --report "$work/r.json" "$work/a.fa" "$work/b.fa"
   san "$tool" "$build/gpu-align3" -q --score-only --format tsv --report "$work/r.json" "$work/trio.fa"
+  san "$tool" "$build/gpu-align3" -q --format tsv --report "$work/r.json" "$work/trio.fa"
+  san "$tool" "$build/gpu-align3" -q --format tsv --report "$work/r.json" "$work/trio271.fa"
 done
 rm -rf "$work"
 exit $failed

@@ -7,13 +7,17 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <climits>
+#include <optional>
+#include <stdexcept>
 #include <random>
 #include <vector>
 
 #include "align3/align3.hpp"
 #include "align3/cpu/passes.hpp"
 #include "align3/recurrence.hpp"
+#include "align3_traced_cube.hpp"
 #include "pairwise/pairwise.hpp"
 #include "random_inputs.hpp"
 
@@ -185,6 +189,33 @@ TEST_CASE("align3: the kernels' form of the cell equals update_cell wherever a p
   }
 }
 
+TEST_CASE("align3: the traced cell gives update_cell_all's H and the start of a predecessor that gives it", "[align3]") {
+  std::mt19937 rng(86);
+  std::uniform_int_distribution<int> value(-2000, 2000), sub(-4, 4), gap(0, 3), coin(0, 2);
+  using align3::kMoveA, align3::kMoveB, align3::kMoveC;
+  // The traced cell's order of predecessors: a, b, c, ab, ac, bc, abc.
+  const unsigned order[7] = {kMoveA, kMoveB, kMoveC, kMoveA | kMoveB, kMoveA | kMoveC, kMoveB | kMoveC, align3::kMoves};
+  for (int trial = 0; trial < 200000; ++trial) {
+    int prev[8];
+    prev[0] = align3::neg_inf;
+    for (unsigned move = 1; move <= align3::kMoves; ++move) prev[move] = coin(rng) == 0 ? align3::neg_inf : value(rng);
+    prev[1 + rng() % 7] = value(rng);  // one finite at least; small ranges for many ties
+    const int ab = sub(rng), ac = sub(rng), bc = sub(rng), g = gap(rng);
+    int h[7];
+    for (int x = 0; x < 7; ++x) h[x] = prev[order[x]];
+    int start = -1;
+    const int traced = align3::update_cell_traced(h[0], h[1], h[2], h[3], h[4], h[5], h[6], ab, ac, bc, 2 * g, 100, 101,
+                                                  102, 103, 104, 105, 106, start);
+    INFO("trial " << trial);
+    REQUIRE(traced == align3::update_cell_all(h[0], h[1], h[2], h[3], h[4], h[5], h[6], ab, ac, bc, 2 * g));
+    int first = -1;
+    for (int x = 0; x < 7 && first < 0; ++x)
+      if (prev[order[x]] > align3::neg_inf && prev[order[x]] + align3::column_score(order[x], ab, ac, bc, g) == traced)
+        first = 100 + x;
+    REQUIRE(start == first);
+  }
+}
+
 TEST_CASE("align3: the anti-diagonal planes (OpenMP) equal the oracle, the last layer cell by cell", "[align3]") {
   std::mt19937 rng(84);
   const ScoringScheme s = test::dna_scheme();
@@ -223,4 +254,76 @@ TEST_CASE("align3: the linear-space alignment equals the oracle and re-scores to
       REQUIRE(align3::rescore(al, a, b, c, s, g) == score);
     }
   }
+}
+
+TEST_CASE("align3: the traced cube's chain cuts an optimal path into pieces of a chunk at most", "[align3]") {
+  std::mt19937 rng(87);
+  const ScoringScheme dna = test::dna_scheme();
+  const std::vector<std::array<std::size_t, 3>> shapes = {
+      {0, 0, 0}, {1, 1, 1}, {0, 40, 7}, {40, 0, 9}, {20, 40, 0}, {16, 32, 5}, {15, 31, 6}, {17, 33, 4},
+      {40, 70, 20}, {1, 100, 10}, {50, 10, 60}, {33, 65, 12}, {64, 20, 30}, {15, 98, 22}, {47, 69, 19}};
+  for (const auto& [la, lb, lc] : shapes)
+    for (const int g : {0, 2, 5}) {
+      const Seq a = test::random_ranks(rng, la, 4);
+      Seq b = test::mutate(rng, a, 4, 0.2), c = test::mutate(rng, a, 4, 0.3);
+      b.resize(lb), c.resize(lc);
+      INFO(la << " x " << lb << " x " << lc << ", gap " << g);
+      const std::vector<align3::CubePoint> points = test::traced_cube_chain(a, b, c, dna, g);
+      REQUIRE(points.size() >= 2);
+      REQUIRE(points.front() == align3::CubePoint{});
+      REQUIRE(points.back() == align3::CubePoint{la, lb, lc});
+      align3::Alignment whole;
+      for (std::size_t x = 1; x < points.size(); ++x) {
+        const align3::CubePoint from = points[x - 1], to = points[x];
+        REQUIRE(to.i >= from.i);
+        REQUIRE(to.j >= from.j);
+        REQUIRE(to.k >= from.k);
+        REQUIRE(to.i - from.i <= 16);  // from the row above a chunk to its last
+        REQUIRE(to.j - from.j <= 32);
+        const align3::Alignment piece =
+            align3::align_full_cube(align3::Residues(a).subspan(from.i, to.i - from.i),
+                                    align3::Residues(b).subspan(from.j, to.j - from.j),
+                                    align3::Residues(c).subspan(from.k, to.k - from.k), dna, g);
+        whole.score += piece.score;
+        whole.moves.insert(whole.moves.end(), piece.moves.begin(), piece.moves.end());
+      }
+      const int oracle = align3::score_scalar(a, b, c, dna, g);
+      CHECK(whole.score == oracle);
+      CHECK(align3::rescore(whole, a, b, c, dna, g) == oracle);
+    }
+}
+
+TEST_CASE("align3: the linear-space alignment cut by chains equals the oracle, chains declined included", "[align3]") {
+  std::mt19937 rng(88);
+  const ScoringScheme dna = test::dna_scheme();
+  for (int trial = 0; trial < 12; ++trial) {
+    const Seq a = test::random_ranks(rng, 20 + rng() % 60, 4);
+    const Seq b = test::mutate(rng, a, 4, 0.2), c = test::mutate(rng, a, 4, 0.3);
+    const int g = 1 + trial % 4;
+    const align3::SplitPass split = align3::split_by_layers(
+        [&](align3::Residues x, align3::Residues y, align3::Residues z) { return align3::last_layer(x, y, z, dna, g, 2); });
+    // Declines cubes of more than `most` cells, as the GPU's does past its memory.
+    const long long most = trial % 2 ? 1LL << 30 : 20000;
+    int chained = 0;
+    const align3::ChainPass chain = [&](align3::Residues x, align3::Residues y,
+                                        align3::Residues z) -> std::optional<std::vector<align3::CubePoint>> {
+      if (static_cast<long long>((x.size() + 1) * (y.size() + 1) * (z.size() + 1)) > most) return std::nullopt;
+      ++chained;
+      return test::traced_cube_chain(x, y, z, dna, g);
+    };
+    const align3::Alignment al = align3::align_linear(a, b, c, dna, g, split, chain, 64, 2);
+    const int oracle = align3::score_scalar(a, b, c, dna, g);
+    INFO("trial " << trial << ": " << a.size() << " x " << b.size() << " x " << c.size());
+    CHECK(chained > 0);
+    CHECK(al.score == oracle);
+    CHECK(align3::rescore(al, a, b, c, dna, g) == oracle);
+  }
+  const Seq a = test::random_ranks(rng, 30, 4);
+  const align3::SplitPass never_split = [](align3::Residues, align3::Residues, align3::Residues, align3::Residues) {
+    return align3::SplitPoint{};
+  };
+  const align3::ChainPass backwards = [](align3::Residues x, align3::Residues y, align3::Residues z) {
+    return std::optional<std::vector<align3::CubePoint>>{{{}, {x.size(), 0, 0}, {0, y.size(), z.size()}}};
+  };
+  REQUIRE_THROWS_AS(align3::align_linear(a, a, a, dna, 2, never_split, backwards, 64, 1), std::logic_error);
 }

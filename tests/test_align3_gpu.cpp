@@ -12,6 +12,7 @@
 #include "align3/align3.hpp"
 #include "align3/cpu/passes.hpp"
 #include "align3/cuda/gpu_pass.hpp"
+#include "align3_traced_cube.hpp"
 #include "gpu_test.hpp"
 #include "random_inputs.hpp"
 
@@ -129,4 +130,47 @@ TEST_CASE("align3 on the GPU: the score and the linear-space alignment equal the
   CHECK(whole.score == oracle);
   CHECK(align3::rescore(whole, t.a, t.b, t.c, dna, defaults.gap) == oracle);
   CHECK(align3::gpu_stats().passes > 0);
+}
+
+TEST_CASE("align3 GPU chain: the traced pass's chain equals the host's traced cube", "[gpu][align3]") {
+  if (test::skip_without_gpu()) return;
+  const ScoringScheme dna = test::dna_scheme(), prot = test::protein_scheme();
+  std::mt19937 rng(2027);
+  const std::vector<std::array<std::size_t, 3>> shapes = {
+      {0, 0, 0},   {1, 1, 1},    {0, 40, 7},  {40, 0, 9},   {20, 40, 0},  {16, 32, 5},  {15, 31, 6},
+      {17, 33, 4}, {31, 64, 40}, {32, 65, 33}, {47, 95, 31}, {1, 100, 60}, {100, 1, 60}, {97, 89, 83},
+      {64, 64, 1}, {130, 40, 20}, {20, 200, 15}, {15, 98, 22}, {47, 69, 19}, {31, 130, 9}};
+  for (const auto& [la, lb, lc] : shapes)
+    for (const bool related : {true, false})
+      for (const int gap : {0, 4}) {
+        const Trio t = make_trio(rng, la, lb, lc, 4, related);
+        INFO("lengths " << la << " x " << lb << " x " << lc << ", related " << related << ", gap " << gap);
+        const auto gpu = align3::gpu_chain_pass(dna, gap, 0, 0)(t.a, t.b, t.c);
+        REQUIRE(gpu.has_value());
+        CHECK(*gpu == test::traced_cube_chain(t.a, t.b, t.c, dna, gap));
+      }
+  const Trio t = make_trio(rng, 40, 70, 50, prot.dim, true);
+  CHECK(align3::gpu_chain_pass(prot, 8, 0, 0)(t.a, t.b, t.c) == test::traced_cube_chain(t.a, t.b, t.c, prot, 8));
+  // Faces past the limit: declined.
+  CHECK_FALSE(align3::gpu_chain_pass(dna, 4, 0, 1024)(t.a, t.b, t.c).has_value());
+}
+
+TEST_CASE("align3 on the GPU: the three-phase alignment, whole and after division, equals the oracle", "[gpu][align3]") {
+  if (test::skip_without_gpu()) return;
+  const ScoringScheme dna = test::dna_scheme();
+  std::mt19937 rng(100);
+  align3::Options gpu;
+  gpu.backend = align3::Backend::gpu;
+  gpu.min_gpu_cells = 0;
+  for (const std::size_t face_bytes : {std::size_t{0}, std::size_t{1} << 20})  // whole; divided down to 1 MiB of faces
+    for (const auto& [la, lb, lc] :
+         std::vector<std::array<std::size_t, 3>>{{160, 150, 170}, {33, 300, 200}, {250, 20, 120}, {90, 90, 700}}) {
+      const Trio t = make_trio(rng, la, lb, lc, 4, true);
+      INFO("lengths " << la << " x " << lb << " x " << lc << ", faces up to " << face_bytes << " bytes");
+      gpu.gpu_face_bytes = face_bytes;
+      const int oracle = align3::score_scalar(t.a, t.b, t.c, dna, gpu.gap);
+      const align3::Alignment aln = align3::align(t.a, t.b, t.c, dna, gpu);
+      CHECK(aln.score == oracle);
+      CHECK(align3::rescore(aln, t.a, t.b, t.c, dna, gpu.gap) == oracle);
+    }
 }

@@ -18,9 +18,10 @@ constexpr EnumNames<Backend, 3> backend_names{
 // a cell); larger ones in O(|b| |c|) memory.
 constexpr long long kFullCubeCells = 1LL << 26;
 
-// A linear-space alignment on the GPU divides down to parts of this many
-// cells, each through the full cube on the CPU threads, every pass over a
-// larger part on the GPU (bench/RESULTS.md, "gpu-align3, a warp a chunk").
+// An alignment on the GPU cuts the cube at the chain of its three-phase
+// traceback, or divides it, down to parts of this many cells, each through
+// the full cube on the CPU threads; every pass over a larger part runs on
+// the GPU (bench/RESULTS.md, "gpu-align3, a warp a chunk").
 constexpr long long kGpuLeafCells = 1LL << 16;
 
 }  // namespace
@@ -45,7 +46,8 @@ Alignment align(Residues a, Residues b, Residues c, const ScoringScheme& scheme,
   if (!on_gpu)
     return cells_of(a, b, c) <= kFullCubeCells ? align_full_cube(a, b, c, scheme, o.gap)
                                                : align_linear(a, b, c, scheme, o.gap, cpu, 1 << 18, threads);
-  return align_linear(a, b, c, scheme, o.gap, gpu_split_pass(scheme, o.gap, o.device), kGpuLeafCells, threads);
+  return align_linear(a, b, c, scheme, o.gap, gpu_split_pass(scheme, o.gap, o.device),
+                      gpu_chain_pass(scheme, o.gap, o.device, o.gpu_face_bytes), kGpuLeafCells, threads);
 }
 
 }  // namespace gdp::align3

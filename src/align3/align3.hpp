@@ -1,6 +1,7 @@
 #pragma once
 // gpu-align3's engine: the optimal alignment of three sequences under the
 // sum-of-pairs score with linear gaps (recurrence.hpp).
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -42,11 +43,17 @@ struct Options {
   // passes on the GPU, its smallest parts on the CPU threads. Tests set 0
   // to put every cube on the GPU.
   long long min_gpu_cells = 1LL << 24;
+  // For gpu: the most device memory the three-phase traceback's chunk faces
+  // may take (0: what the device has free); a cube whose faces take more is
+  // divided first. Tests set a little to divide.
+  std::size_t gpu_face_bytes = 0;
 };
 
 // The score, or an optimal alignment: on the CPU through the full cube
 // where it takes at most 2^26 bytes, else in O(|b| |c|) memory
-// (cpu/passes.hpp); on the GPU in O(|b| |c|) memory, its passes there.
+// (cpu/passes.hpp); on the GPU by the three-phase traceback where its
+// chunk faces fit the device (about 0.4 bytes a cell), the cube divided in
+// O(|b| |c|) memory until they do.
 Alignment align(Residues a, Residues b, Residues c, const ScoringScheme& scheme, const Options& options);
 
 // Throws InputError when these lengths and scores could leave int32.

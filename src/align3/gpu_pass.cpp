@@ -28,6 +28,13 @@ SplitPass gpu_split_pass(const ScoringScheme& scheme, int gap, int device) {
     throw RunError(no_cuda_message);
 }
 
+ChainPass gpu_chain_pass(const ScoringScheme& scheme, int gap, int device, std::size_t max_bytes) {
+  if constexpr (have_cuda)
+    return gpu_chain_pass_cuda(scheme, gap, device, max_bytes);
+  else
+    throw RunError(no_cuda_message);
+}
+
 std::vector<int> last_layer_gpu(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap, int device) {
   return gpu_layer_pass(scheme, gap, device)(a, b, c);
 }

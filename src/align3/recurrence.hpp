@@ -66,4 +66,27 @@ GDP_HD int update_cell_all(int h_a, int h_b, int h_c, int h_ab, int h_ac, int h_
   return max3(pairs - gap2, h_abc + ab + ac + bc, h_a - gap2);
 }
 
+// update_cell_all that also carries where the path it extends started (the
+// three-phase traceback's local start points, dissertation section 5.3):
+// s_a .. s_abc are the predecessors' start points, in the same order as
+// their H. Returns update_cell_all's H; `start` gets the start point of a
+// predecessor that gives it, the first in the order a, b, c, ab, ac, bc,
+// abc (tests/test_align3.cpp).
+GDP_HD int update_cell_traced(int h_a, int h_b, int h_c, int h_ab, int h_ac, int h_bc, int h_abc, int ab, int ac,
+                              int bc, int gap2, int s_a, int s_b, int s_c, int s_ab, int s_ac, int s_bc, int s_abc,
+                              int& start) {
+  const int v_a = h_a - gap2, v_b = h_b - gap2, v_c = h_c - gap2, v_ab = h_ab + ab - gap2, v_ac = h_ac + ac - gap2,
+            v_bc = h_bc + bc - gap2, v_abc = h_abc + ab + ac + bc;
+  const int best = max3(max3(v_a, v_b, v_c), max3(v_ab, v_ac, v_bc), v_abc);
+  int s = s_abc;
+  s = v_bc == best ? s_bc : s;
+  s = v_ac == best ? s_ac : s;
+  s = v_ab == best ? s_ab : s;
+  s = v_c == best ? s_c : s;
+  s = v_b == best ? s_b : s;
+  s = v_a == best ? s_a : s;
+  start = s;
+  return best;
+}
+
 }  // namespace gdp::align3

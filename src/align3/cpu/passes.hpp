@@ -1,6 +1,7 @@
 #pragma once
 // The CPU engines' passes. Internal to the engine (and its tests).
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "align3/align3.hpp"
@@ -46,5 +47,23 @@ SplitPass split_by_layers(const LayerPass& layer);
 // align_linear with each middle layer's split point found by `split`.
 Alignment align_linear(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap,
                        const SplitPass& split, long long base_cells, int leaf_threads);
+
+// A cell of the cube: i letters of a, j of b and k of c before it.
+struct CubePoint {
+  std::size_t i = 0, j = 0, k = 0;
+  bool operator==(const CubePoint&) const = default;
+};
+
+// Cells that an optimal path from (0, 0, 0) to (|a|, |b|, |c|) goes
+// through, in its order, those two first and last; or nothing, where the
+// finder declines the cube (the three-phase traceback's first two phases,
+// gpu_pass.hpp, when its faces do not fit the device).
+using ChainPass = std::function<std::optional<std::vector<CubePoint>>(Residues a, Residues b, Residues c)>;
+
+// align_linear where `chain` (if set) cuts a part at its cells before the
+// division does: the pieces between them are aligned on their own (each
+// through the full cube, or divided again without `chain`).
+Alignment align_linear(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap,
+                       const SplitPass& split, const ChainPass& chain, long long base_cells, int leaf_threads);
 
 }  // namespace gdp::align3

@@ -2,6 +2,7 @@
 // The GPU's pass over the cube: the same contract as the CPU's last_layer
 // (cpu/passes.hpp), computed in chunks (layer_pass.cu). Plain C++: no CUDA
 // types.
+#include <cstddef>
 #include <vector>
 
 #include "align3/align3.hpp"
@@ -21,6 +22,16 @@ LayerPass gpu_layer_pass(const ScoringScheme& scheme, int gap, int device);
 // layers stay there.
 SplitPass gpu_split_pass(const ScoringScheme& scheme, int gap, int device);
 
+// Phases 1 and 2 of the three-phase traceback (dissertation section 5.3,
+// start_points.hpp) with ChainPass's contract: one traced pass keeps, on
+// every chunk's faces, where the best path into each face cell entered its
+// chunk; a walk back from (|a|, |b|, |c|) along them gives the cells where
+// an optimal path enters each chunk it crosses. Declines (nothing) where
+// the faces and the pass's buffers would take more than the device has
+// free or the faces more than `max_bytes` (0: no limit of its own), and
+// where |c| is past kMaxStartPlane. Throws as gpu_layer_pass does.
+ChainPass gpu_chain_pass(const ScoringScheme& scheme, int gap, int device, std::size_t max_bytes);
+
 // One pass through gpu_layer_pass.
 std::vector<int> last_layer_gpu(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap, int device);
 
@@ -34,6 +45,7 @@ GpuStats gpu_stats();
 // The .cu file's side (CUDA builds only).
 LayerPass gpu_layer_pass_cuda(const ScoringScheme& scheme, int gap, int device);
 SplitPass gpu_split_pass_cuda(const ScoringScheme& scheme, int gap, int device);
+ChainPass gpu_chain_pass_cuda(const ScoringScheme& scheme, int gap, int device, std::size_t max_bytes);
 GpuStats& gpu_stats_counters();
 
 }  // namespace gdp::align3

@@ -1,27 +1,16 @@
-// The cube on the GPU (dissertation section 5.2.2, SLOPED, with a warp for
-// a chunk): the (i, j) face is cut into chunks of kRows rows of a by 32
-// columns of b, each swept over every k by one warp. Lane L owns column
-// j = j0 + L and keeps the chunk's kRows cells H(i0 .. i0 + kRows - 1, j, k)
-// in registers; at step t it computes plane k = t - L, the lanes one step
-// apart, so that column j - 1's cells of plane k (and k - 1) come from
-// lane L - 1 by shuffles, lane 0's from the chunk on the left through
-// `across`, and row i0 - 1's from the chunk above through `down`.
-//
-// Warps take chunks from a ticket in anti-diagonal order of the chunk grid
-// and publish how many steps they have done every 32 steps; a warp waits,
-// every 32 steps, for the steps of the chunks above and to its left that
-// its next 32 steps read (a chunk only waits for chunks with earlier
-// tickets, already running: Xiao, Aji and Feng). The hand-over buffers are
-// written in place: a chunk reads its neighbour's value of plane k before
-// it writes its own there, and the next chunk reads it only after waiting.
-#include <cuda/atomic>
-
+// The GPU's passes over the cube (the kernel: sloped_sweep.cuh): the last
+// layer, the linear-space alignment's split point, and phases 1 and 2 of
+// the three-phase traceback.
 #include <algorithm>
 #include <climits>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "align3/cuda/gpu_pass.hpp"
+#include "align3/cuda/sloped_sweep.cuh"
+#include "align3/cuda/start_points.hpp"
 #include "align3/recurrence.hpp"
 #include "core/cuda_check.hpp"
 #include "core/error.hpp"
@@ -29,196 +18,60 @@
 namespace gdp::align3 {
 namespace {
 
-constexpr int kLanes = 32;        // a chunk's columns of b: a warp's lanes
-constexpr int kRows = 16;         // a chunk's rows of a: cells a lane keeps
-constexpr int kWarps = 4;         // warps of a block, each sweeping its own chunks
-constexpr int kMaxDim = 32;       // letters a scoring scheme may have here
-constexpr int kStride = 32;       // steps between a chunk's publications and between its waits
-constexpr unsigned kFull = 0xffffffffu;
-
-struct LayerParams {
-  const std::uint8_t *a, *b, *c;
-  const int* sub;  // dim x dim
-  int dim, gap2;
-  int m, n, p;
-  int* down;             // H(last row of a chunk, j, k) at [(k + j % 32) * down_stride + j]: the step that writes it
-  long long down_stride;  // n + 1 rounded up to 32
-  int* across;           // H(i0 + r, last column of a chunk, k) at [(chunk row * (p + 1) + k) * kRows + r]
-  int* corner;           // H(i0 - 1, last column of a chunk, k) at [chunk row * (p + 1) + k]
-  int* last;             // H(m, j, k) at [j * (p + 1) + k]
-  const int* order;      // the chunks (ci * cols + cj) in ticket order
-  int* done;             // the steps each chunk has done
-  unsigned* ticket;
-  int chunks, rows, cols;
-};
-
-// Lane 0: until chunk `chunk` has done `steps` steps.
-__device__ __forceinline__ void wait_done(int* done, int chunk, int steps) {
-  ::cuda::atomic_ref<int, ::cuda::thread_scope_device> d(done[chunk]);
-  while (d.load(::cuda::memory_order_acquire) < steps) __nanosleep(32);
-}
-
-__global__ void __launch_bounds__(kWarps* kLanes) sloped_sweep(LayerParams p) {
-  __shared__ int sub[kMaxDim * kMaxDim];
-  // profile[w][c][r] = sub(a of row i0 + r, c) for warp w's chunk; a row of
-  // kRows + 1 so that lanes on different letters read different banks.
-  __shared__ int profile[kWarps][kMaxDim][kRows + 1];
-  for (int x = static_cast<int>(threadIdx.x); x < p.dim * p.dim; x += kWarps * kLanes) sub[x] = p.sub[x];
-  __syncthreads();
-  const int lane = static_cast<int>(threadIdx.x) % kLanes;
-  int(*prof)[kRows + 1] = profile[threadIdx.x / kLanes];
-  const int steps = p.p + kLanes;  // step t: lane L on plane t - L, for t = 0 .. p + 31
-  const long long plane_c = p.p + 1;
-  for (;;) {
-    int chunk = -1;
-    if (lane == 0) {
-      const unsigned t = atomicAdd(p.ticket, 1u);
-      chunk = t < static_cast<unsigned>(p.chunks) ? p.order[t] : -1;
-    }
-    chunk = __shfl_sync(kFull, chunk, 0);
-    if (chunk < 0) return;
-    const int ci = chunk / p.cols, cj = chunk % p.cols;
-    const int i0 = ci * kRows, j = cj * kLanes + lane;
-    __syncwarp();  // the last chunk's profile is read
-    for (int x = lane; x < p.dim * kRows; x += kLanes) {
-      const int c = x / kRows, r = x % kRows, i = i0 + r;
-      prof[c][r] = i >= 1 && i <= p.m ? sub[p.a[i - 1] * p.dim + c] : 0;
-    }
-    __syncwarp();
-    const int lb = j >= 1 && j <= p.n ? p.b[j - 1] : 0;
-    const int* sub_b = sub + lb * p.dim;
-    int ab[kRows];
-#pragma unroll
-    for (int r = 0; r < kRows; ++r) ab[r] = prof[lb][r];
-    const bool above = ci > 0, left_chunk = cj > 0;
-    const bool below = ci + 1 < p.rows, right_chunk = cj + 1 < p.cols;
-    const bool origin = ci == 0 && cj == 0 && lane == 0;
-    const int row_m = p.m - i0;  // the row of i = m, if this chunk has it
-    int* down_j = p.down + j;
-    const int* across_in = p.across + static_cast<long long>(ci) * plane_c * kRows;
-    int* across_out = p.across + static_cast<long long>(ci) * plane_c * kRows;
-    int* corner = p.corner + static_cast<long long>(ci) * plane_c;
-
-    int cur[kRows], left[kRows], left_prev[kRows], next_left[kRows];
-#pragma unroll
-    for (int r = 0; r < kRows; ++r) cur[r] = left[r] = left_prev[r] = next_left[r] = neg_inf;
-    int top = neg_inf, top_prev = neg_inf, top_left = neg_inf, top_left_prev = neg_inf;
-    int next_top = neg_inf, next_corner = neg_inf, next_letter = 0;
-    // Loads what step t reads: plane t for lane 0's column j - 1, plane t - L of row i0 - 1, and c's letter.
-    auto fetch = [&](int t) {
-      const int k = t - lane;
-      if (lane == 0 && left_chunk && t <= p.p) {
-        const int4* from = reinterpret_cast<const int4*>(across_in + t * kRows);
-#pragma unroll
-        for (int r = 0; r < kRows; r += 4) {
-          const int4 v = __ldcg(from + r / 4);
-          next_left[r] = v.x, next_left[r + 1] = v.y, next_left[r + 2] = v.z, next_left[r + 3] = v.w;
-        }
-        next_corner = __ldcg(corner + t);
-      }
-      const bool in = k >= 0 && k <= p.p;
-      next_top = above && in ? __ldcg(down_j + static_cast<long long>(t) * p.down_stride) : neg_inf;
-      next_letter = k >= 1 && k <= p.p ? p.c[k - 1] : 0;
-    };
-    for (int t = 0; t < steps; ++t) {
-      if (t % kStride == 0) {
-        if (lane == 0) {
-          if (above) wait_done(p.done, chunk - p.cols, min(t + kStride + 1, steps));
-          if (left_chunk) wait_done(p.done, chunk - 1, min(t + kStride + kLanes, steps));
-        }
-        __syncwarp();
-        if (t == 0) fetch(0);
-      }
-      const int k = t - lane;
-      // Column j - 1's cells of planes k and k - 1, row i0 - 1's of planes k and k - 1.
-#pragma unroll
-      for (int r = 0; r < kRows; ++r) {
-        left_prev[r] = left[r];
-        left[r] = __shfl_up_sync(kFull, cur[r], 1);
-      }
-      top_left_prev = top_left;
-      top_left = __shfl_up_sync(kFull, top, 1);
-      if (lane == 0) {
-#pragma unroll
-        for (int r = 0; r < kRows; ++r) left[r] = next_left[r];
-        top_left = next_corner;
-      }
-      top_prev = top;
-      top = next_top;
-      const int lc = next_letter;
-      if (t + 1 < steps) fetch(t + 1);
-
-      const int bc = sub_b[lc];
-      const int* ac = prof[lc];
-      int up = top, up_prev = top_prev, up_left = top_left, up_left_prev = top_left_prev;
-#pragma unroll
-      for (int r = 0; r < kRows; ++r) {
-        const int old = cur[r];
-        int h = update_cell_all(up, left[r], old, up_left, up_prev, left_prev[r], up_left_prev, ab[r], ac[r], bc, p.gap2);
-        if (r == 0 && origin && t == 0) h = 0;  // H(0, 0, 0)
-        up = h, up_prev = old, up_left = left[r], up_left_prev = left_prev[r];
-        cur[r] = h;
-      }
-
-      if (k >= 0 && k <= p.p) {
-        if (below) __stcg(down_j + static_cast<long long>(t) * p.down_stride, cur[kRows - 1]);
-        if (lane == kLanes - 1 && right_chunk) {
-          int4* to = reinterpret_cast<int4*>(across_out + k * kRows);
-#pragma unroll
-          for (int r = 0; r < kRows; r += 4) __stcg(to + r / 4, make_int4(cur[r], cur[r + 1], cur[r + 2], cur[r + 3]));
-          __stcg(corner + k, top);
-        }
-        if (row_m < kRows && j <= p.n) {
-          int h = 0;
-#pragma unroll
-          for (int r = 0; r < kRows; ++r)
-            if (r == row_m) h = cur[r];
-          p.last[static_cast<long long>(j) * plane_c + k] = h;
-        }
-      }
-      if ((t + 1) % kStride == 0 || t + 1 == steps) {
-        __threadfence();
-        __syncwarp();
-        if (lane == 0) {
-          ::cuda::atomic_ref<int, ::cuda::thread_scope_device> d(p.done[chunk]);
-          d.store(t + 1, ::cuda::memory_order_release);
-        }
-      }
-    }
-  }
-}
-
 // The device memory of a pass, kept for the next: the linear-space
 // alignment's passes after its first (the largest) allocate nothing.
 struct Buffers {
-  int blocks = 0;  // resident blocks: all SMs at the kernel's occupancy
+  int blocks[2] = {0, 0};  // resident blocks, untraced and traced: all SMs at the kernel's occupancy
   cuda::DeviceArray<std::uint8_t> a, b, c;
   cuda::DeviceArray<int> sub, down, across, corner, last, order, done;
   cuda::DeviceArray<unsigned> ticket;
   cuda::DeviceArray<int> back;                  // the split's backward layer
   cuda::DeviceArray<unsigned long long> split;  // the split's best sum, then its first cell
+  cuda::DeviceArray<int> kept_bottom, kept_right, end;  // the traced pass's faces, H(m, n, p) and its start
+  cuda::DeviceArray<CubeCell> path;             // phase 2's cells
+  cuda::DeviceArray<int> path_cells;            // and how many
   std::size_t held = 0;                         // bytes reserved so far
 };
 
-// One pass, its last layer left in `last` on the device. `layers`: the
-// layers the caller keeps there (two for a split), for the memory check.
-int* launch_pass(Buffers& d, cuda::DeviceArray<int>& last, int layers, Residues a, Residues b, Residues c,
-                 const ScoringScheme& scheme, int gap) {
-  const long long m = static_cast<long long>(a.size()), n = static_cast<long long>(b.size()),
-                  p = static_cast<long long>(c.size());
-  const int rows = static_cast<int>(m / kRows + 1), cols = static_cast<int>(n / kLanes + 1), chunks = rows * cols;
-  const long long down_stride = static_cast<long long>(cols) * kLanes;
-  const long long down_cells = (p + kLanes) * down_stride, across_cells = rows * (p + 1) * kRows,
-                  corner_cells = rows * (p + 1), last_cells = (n + 1) * (p + 1);
-  const std::size_t bytes =
-      sizeof(int) * static_cast<std::size_t>(down_cells + across_cells + corner_cells + layers * last_cells + 2 * chunks);
+// The chunk grid of a cube and the bytes of a pass's hand-over buffers.
+struct Grid {
+  long long m, n, p;
+  int rows, cols, chunks;
+  long long down_stride, down_cells, across_cells, corner_cells;
+
+  Grid(Residues a, Residues b, Residues c)
+      : m(static_cast<long long>(a.size())), n(static_cast<long long>(b.size())), p(static_cast<long long>(c.size())),
+        rows(static_cast<int>(m / kRows + 1)), cols(static_cast<int>(n / kLanes + 1)), chunks(rows * cols),
+        down_stride(static_cast<long long>(cols) * kLanes), down_cells((p + kLanes) * down_stride),
+        across_cells(rows * (p + 1) * kRows), corner_cells(rows * (p + 1)) {}
+  std::size_t pass_bytes() const {
+    return sizeof(int) * static_cast<std::size_t>(down_cells + across_cells + corner_cells + 2 * chunks);
+  }
+  FaceLayout faces() const { return {p, down_stride, rows, cols}; }
+  std::string sizes() const {
+    return "sequences of " + std::to_string(m) + ", " + std::to_string(n) + " and " + std::to_string(p) + " letters";
+  }
+};
+
+// The device memory free to this pass: what the device has free and what
+// the pass's buffers hold already.
+std::size_t free_to(const Buffers& d) {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  GDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  return free_bytes + d.held;
+}
+
+// A pass's parameters, its hand-over buffers reserved and its sequences
+// uploaded; `extra` bytes (the layers or faces the caller keeps) counted
+// in the memory check.
+LayerParams prepare_pass(Buffers& d, const Grid& g, std::size_t extra, Residues a, Residues b, Residues c,
+                         const ScoringScheme& scheme, int gap) {
+  const std::size_t bytes = g.pass_bytes() + extra;
   if (bytes > d.held) {
-    std::size_t free_bytes = 0, total_bytes = 0;
-    GDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    if (bytes > free_bytes + d.held)
-      throw RunError("sequences of " + std::to_string(m) + ", " + std::to_string(n) + " and " + std::to_string(p) +
-                     " letters need " + std::to_string(bytes >> 20) + " MiB of GPU memory; " +
-                     std::to_string((free_bytes + d.held) >> 20) + " MiB are free");
+    const std::size_t free_bytes = free_to(d);
+    if (bytes > free_bytes)
+      throw RunError(g.sizes() + " need " + std::to_string(bytes >> 20) + " MiB of GPU memory; " +
+                     std::to_string(free_bytes >> 20) + " MiB are free");
     d.held = bytes;
   }
   auto upload = [](cuda::DeviceArray<std::uint8_t>& to, Residues from) {
@@ -233,35 +86,51 @@ int* launch_pass(Buffers& d, cuda::DeviceArray<int>& last, int layers, Residues 
   lp.sub = d.sub.get();
   lp.dim = scheme.dim;
   lp.gap2 = 2 * gap;
-  lp.m = static_cast<int>(m), lp.n = static_cast<int>(n), lp.p = static_cast<int>(p);
-  lp.down = d.down.reserve(static_cast<std::size_t>(down_cells));
-  lp.down_stride = down_stride;
-  lp.across = d.across.reserve(static_cast<std::size_t>(across_cells));
-  lp.corner = d.corner.reserve(static_cast<std::size_t>(corner_cells));
-  lp.last = last.reserve(static_cast<std::size_t>(last_cells));
+  lp.m = static_cast<int>(g.m), lp.n = static_cast<int>(g.n), lp.p = static_cast<int>(g.p);
+  lp.down = d.down.reserve(static_cast<std::size_t>(g.down_cells));
+  lp.down_stride = g.down_stride;
+  lp.across = d.across.reserve(static_cast<std::size_t>(g.across_cells));
+  lp.corner = d.corner.reserve(static_cast<std::size_t>(g.corner_cells));
   std::vector<int> tickets;  // anti-diagonal order: a chunk after those above and to its left
-  tickets.reserve(static_cast<std::size_t>(chunks));
-  for (int diagonal = 0; diagonal <= rows + cols - 2; ++diagonal)
-    for (int ci = std::max(0, diagonal - (cols - 1)); ci <= std::min(diagonal, rows - 1); ++ci)
-      tickets.push_back(ci * cols + diagonal - ci);
+  tickets.reserve(static_cast<std::size_t>(g.chunks));
+  for (int diagonal = 0; diagonal <= g.rows + g.cols - 2; ++diagonal)
+    for (int ci = std::max(0, diagonal - (g.cols - 1)); ci <= std::min(diagonal, g.rows - 1); ++ci)
+      tickets.push_back(ci * g.cols + diagonal - ci);
   lp.order = d.order.reserve(tickets.size());
   GDP_CUDA_CHECK(cudaMemcpy(d.order.get(), tickets.data(), tickets.size() * sizeof(int), cudaMemcpyHostToDevice));
-  lp.done = d.done.reserve(static_cast<std::size_t>(chunks));
-  GDP_CUDA_CHECK(cudaMemset(lp.done, 0, static_cast<std::size_t>(chunks) * sizeof(int)));
+  lp.done = d.done.reserve(static_cast<std::size_t>(g.chunks));
+  GDP_CUDA_CHECK(cudaMemset(lp.done, 0, static_cast<std::size_t>(g.chunks) * sizeof(int)));
   lp.ticket = d.ticket.reserve(1);
   GDP_CUDA_CHECK(cudaMemset(lp.ticket, 0, sizeof(unsigned)));
-  lp.chunks = chunks;
-  lp.rows = rows;
-  lp.cols = cols;
-  // All resident, so that a waiting warp's neighbour is running.
-  const int blocks = std::min((chunks + kWarps - 1) / kWarps, d.blocks);
+  lp.chunks = g.chunks;
+  lp.rows = g.rows;
+  lp.cols = g.cols;
+  return lp;
+}
+
+template <bool kTraced>
+void launch(const Buffers& d, const LayerParams& lp) {
+  // As many warps as run at once: a chunk waits only for chunks of earlier
+  // tickets, taken by running warps.
+  const int blocks = std::min((lp.chunks + kWarps - 1) / kWarps, d.blocks[kTraced]);
   cuda::KernelTimer timer;
   timer.start();
-  sloped_sweep<<<blocks, kWarps * kLanes>>>(lp);
+  sloped_sweep<kTraced><<<blocks, kWarps * kLanes>>>(lp);
   GDP_CUDA_CHECK(cudaGetLastError());
   GpuStats& stats = gpu_stats_counters();
   stats.kernel_seconds += timer.stop_seconds();
   ++stats.passes;
+}
+
+// One pass, its last layer left in `last` on the device. `layers`: the
+// layers the caller keeps there (two for a split), for the memory check.
+int* launch_pass(Buffers& d, cuda::DeviceArray<int>& last, int layers, Residues a, Residues b, Residues c,
+                 const ScoringScheme& scheme, int gap) {
+  const Grid g(a, b, c);
+  const long long last_cells = (g.n + 1) * (g.p + 1);
+  LayerParams lp = prepare_pass(d, g, sizeof(int) * static_cast<std::size_t>(layers * last_cells), a, b, c, scheme, gap);
+  lp.last = last.reserve(static_cast<std::size_t>(last_cells));
+  launch<false>(d, lp);
   return lp.last;
 }
 
@@ -323,6 +192,44 @@ SplitPoint run_split(Buffers& d, Residues top, Residues bottom, Residues b, Resi
   return {x / w, x % w};
 }
 
+// Phase 2 on one thread: the walk back along the kept faces.
+__global__ void walk_back(const int* bottom, const int* right, FaceLayout faces, long long m, long long n,
+                          const int* end, CubeCell* path, int* cells) {
+  *cells = walk_starts(bottom, right, faces, m, n, end[1], path);
+}
+
+std::optional<std::vector<CubePoint>> run_chain(Buffers& d, std::size_t max_bytes, Residues a, Residues b, Residues c,
+                                                const ScoringScheme& scheme, int gap) {
+  const Grid g(a, b, c);
+  if (g.p > kMaxStartPlane) return std::nullopt;
+  const FaceLayout faces = g.faces();
+  const int most = g.rows + g.cols;
+  const std::size_t face_bytes = sizeof(int) * static_cast<std::size_t>(faces.bottom_cells() + faces.right_cells()) +
+                                 sizeof(CubeCell) * static_cast<std::size_t>(most);
+  if (max_bytes > 0 && face_bytes > max_bytes) return std::nullopt;
+  if (g.pass_bytes() + face_bytes > free_to(d)) return std::nullopt;
+  LayerParams lp = prepare_pass(d, g, face_bytes, a, b, c, scheme, gap);
+  lp.kept_bottom = d.kept_bottom.reserve(static_cast<std::size_t>(faces.bottom_cells()));
+  lp.kept_right = d.kept_right.reserve(static_cast<std::size_t>(faces.right_cells()));
+  lp.end = d.end.reserve(2);
+  launch<true>(d, lp);
+  CubeCell* path = d.path.reserve(static_cast<std::size_t>(most));
+  int* cells = d.path_cells.reserve(1);
+  walk_back<<<1, 1>>>(lp.kept_bottom, lp.kept_right, faces, g.m, g.n, lp.end, path, cells);
+  GDP_CUDA_CHECK(cudaGetLastError());
+  int count = 0;
+  GDP_CUDA_CHECK(cudaMemcpy(&count, cells, sizeof count, cudaMemcpyDeviceToHost));
+  if (count <= 0) throw std::logic_error("gpu-align3: the traced pass's faces do not lead back to the origin");
+  std::vector<CubeCell> back(static_cast<std::size_t>(count));
+  GDP_CUDA_CHECK(cudaMemcpy(back.data(), path, back.size() * sizeof(CubeCell), cudaMemcpyDeviceToHost));
+  std::vector<CubePoint> points;  // from the origin to the cube's last cell
+  points.reserve(back.size() + 1);
+  for (auto x = back.rbegin(); x != back.rend(); ++x)
+    points.push_back({static_cast<std::size_t>(x->i), static_cast<std::size_t>(x->j), static_cast<std::size_t>(x->k)});
+  points.push_back({a.size(), b.size(), c.size()});
+  return points;
+}
+
 // A pass object's buffers, with what every pass shares: the scoring
 // table on the device and the launch's width.
 std::shared_ptr<Buffers> start(const ScoringScheme& scheme, int device) {
@@ -333,10 +240,12 @@ std::shared_ptr<Buffers> start(const ScoringScheme& scheme, int device) {
   auto d = std::make_shared<Buffers>();
   int* sub = d->sub.reserve(scheme.scores.size());
   GDP_CUDA_CHECK(cudaMemcpy(sub, scheme.scores.data(), scheme.scores.size() * sizeof(int), cudaMemcpyHostToDevice));
-  int per_sm = 0, sms = 0;
-  GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sloped_sweep, kWarps * kLanes, 0));
+  int untraced = 0, traced = 0, sms = 0;
+  GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&untraced, sloped_sweep<false>, kWarps * kLanes, 0));
+  GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&traced, sloped_sweep<true>, kWarps * kLanes, 0));
   GDP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  d->blocks = std::max(per_sm, 1) * sms;
+  d->blocks[0] = std::max(untraced, 1) * sms;
+  d->blocks[1] = std::max(traced, 1) * sms;
   return d;
 }
 
@@ -352,6 +261,12 @@ SplitPass gpu_split_pass_cuda(const ScoringScheme& scheme, int gap, int device) 
   return [buffers = start(scheme, device), scheme, gap](Residues top, Residues bottom, Residues b,
                                                                   Residues c) {
     return run_split(*buffers, top, bottom, b, c, scheme, gap);
+  };
+}
+
+ChainPass gpu_chain_pass_cuda(const ScoringScheme& scheme, int gap, int device, std::size_t max_bytes) {
+  return [buffers = start(scheme, device), scheme, gap, max_bytes](Residues a, Residues b, Residues c) {
+    return run_chain(*buffers, max_bytes, a, b, c, scheme, gap);
   };
 }
 
