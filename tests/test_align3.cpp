@@ -327,3 +327,22 @@ TEST_CASE("align3: the linear-space alignment cut by chains equals the oracle, c
   };
   REQUIRE_THROWS_AS(align3::align_linear(a, a, a, dna, 2, never_split, backwards, 64, 1), std::logic_error);
 }
+
+TEST_CASE("align3: align on one thread and on several equals the oracle, past the full cube's parts", "[align3]") {
+  std::mt19937 rng(89);
+  const ScoringScheme dna = test::dna_scheme();
+  for (const std::size_t n : {std::size_t{10}, std::size_t{70}}) {  // 70^3 cells: divided on several threads
+    const Seq a = test::random_ranks(rng, n, 4);
+    const Seq b = test::mutate(rng, a, 4, 0.2), c = test::mutate(rng, a, 4, 0.3);
+    const int oracle = align3::score_scalar(a, b, c, dna, 4);
+    for (const int threads : {1, 3}) {
+      align3::Options o;
+      o.backend = threads > 1 ? align3::Backend::cpu_openmp : align3::Backend::cpu_scalar;
+      o.threads = threads;
+      const align3::Alignment al = align3::align(a, b, c, dna, o);
+      INFO(n << " letters, " << threads << " threads");
+      CHECK(al.score == oracle);
+      CHECK(align3::rescore(al, a, b, c, dna, 4) == oracle);
+    }
+  }
+}

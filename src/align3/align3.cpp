@@ -14,9 +14,12 @@ namespace {
 constexpr EnumNames<Backend, 3> backend_names{
     {{Backend::cpu_scalar, "cpu-scalar"}, {Backend::cpu_openmp, "cpu-openmp"}, {Backend::gpu, "gpu"}}};
 
-// Cubes up to this many cells align through the full cube of moves (a byte
-// a cell); larger ones in O(|b| |c|) memory.
+// On one thread, cubes up to this many cells align through the full cube
+// of moves (a byte a cell); larger ones, and every one on several threads,
+// in O(|b| |c|) memory, its parts of up to kCpuLeafCells through the full
+// cube (bench/RESULTS.md, "gpu-align3 --cpu on several threads").
 constexpr long long kFullCubeCells = 1LL << 26;
+constexpr long long kCpuLeafCells = 1LL << 18;
 
 // An alignment on the GPU cuts the cube at the chain of its three-phase
 // traceback, or divides it, down to parts of this many cells, each through
@@ -44,8 +47,9 @@ Alignment align(Residues a, Residues b, Residues c, const ScoringScheme& scheme,
     return out;
   }
   if (!on_gpu)
-    return cells_of(a, b, c) <= kFullCubeCells ? align_full_cube(a, b, c, scheme, o.gap)
-                                               : align_linear(a, b, c, scheme, o.gap, cpu, 1 << 18, threads);
+    return threads == 1 && cells_of(a, b, c) <= kFullCubeCells
+               ? align_full_cube(a, b, c, scheme, o.gap)
+               : align_linear(a, b, c, scheme, o.gap, cpu, kCpuLeafCells, threads);
   return align_linear(a, b, c, scheme, o.gap, gpu_split_pass(scheme, o.gap, o.device),
                       gpu_chain_pass(scheme, o.gap, o.device, o.gpu_face_bytes), kGpuLeafCells, threads);
 }
