@@ -1,6 +1,9 @@
 // gpu-fold: RNA secondary structure by Nussinov base-pair maximisation, on
 // the GPU (the blocked algorithm for long records, many short records a
-// launch) and the CPU engines (CPU1, CPU2, OMP2).
+// launch) and the CPU engines (CPU1, CPU2, OMP2); with --interact, the
+// joint structure of two RNAs by BPMax.
+#include <cmath>
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -9,14 +12,17 @@
 #include "core/build.hpp"
 #include "core/device.hpp"
 #include "core/error.hpp"
+#include "core/host_memory.hpp"
 #include "core/log.hpp"
 #include "core/output_file.hpp"
 #include "core/report.hpp"
 #include "core/sequence_reader.hpp"
 #include "core/timer.hpp"
 #include "core/tune.hpp"
+#include "fold/bpmax.hpp"
 #include "fold/fold.hpp"
 #include "io/fold_writer.hpp"
+#include "io/interaction_writer.hpp"
 
 namespace {
 
@@ -38,17 +44,31 @@ on the CPU, short ones many at once on the threads. --engine picks one
 engine for every record: cpu1 (the naive recurrence), cpu2
 (cache-efficient, a transposed copy), omp2 (cpu2 on all cores) or gpu.
 
+With --interact, two RNAs bind: the joint structure with the most
+weighted pairs within and between the strands (BPMax: G-C 3, A-U 1, G-U
+1.5, --weights GC,AU,GU to change them; hairpins of 3 unpaired bases at
+least). Each record holds both strands as SEQ1&SEQ2 (RNAcofold's input),
+or two files give record i of one with record i of the other. Formats:
+dotbracket ('(' ')' within a strand, '[' on strand 1 with ']' on strand
+2), pairs (1-based positions on each strand and the kind: inter, intra1,
+intra2), tsv, json. It runs on the CPU (the oracle: m^2 n^2 cells of
+memory and m^3 n^3 time for strands of m and n bases).
+
 Examples:
   gpu-fold rna.fa                         # dot-bracket, one record after another
   gpu-fold --format bpseq --min-loop 3 rna.fa
   gpu-fold --cpu --threads 16 big.fa
   gpu-fold --format tsv many_small.fa > structures.tsv
+  gpu-fold --interact pairs.fa            # each record: SEQ1&SEQ2
+  gpu-fold --interact a.fa b.fa           # record i of a with record i of b
+  gpu-fold --interact --format pairs --weights 3,2,1 duplex.fa
 )";
 
 struct FoldOptions {
-  std::string input, format = "dotbracket", engine;
+  std::vector<std::string> inputs;
+  std::string format = "dotbracket", engine, weights = "3,1,1.5";
   int min_loop = 3;
-  bool no_gu = false;
+  bool no_gu = false, interact = false;
 };
 
 // Upper case A, C, G, U (T read as U); any other letter is an error naming
@@ -61,12 +81,124 @@ std::string rna_of(const gdp::SequenceFile& file, std::size_t record) {
     if (c != 'A' && c != 'C' && c != 'G' && c != 'U')
       throw gdp::InputError(file.display_name(), file.line_of(record, i),
                             "letter '" + std::string(1, c) + "' in '" + file.records[record].id +
-                                "' is not an RNA base (A, C, G, U; T is read as U)");
+                                "' is not an RNA base (A, C, G, U; T is read as U" +
+                                (c == '&' ? "; SEQ1&SEQ2 records are for --interact)" : ")"));
   }
   return s;
 }
 
+// One strand of an --interact record: upper case A, C, G, U, N (T read as
+// U); any other letter is an error naming the file and line.
+std::string strand_of(const gdp::SequenceFile& file, std::size_t record, std::size_t from, std::size_t length,
+                      int which) {
+  const std::string& id = file.records[record].id;
+  if (length == 0)
+    throw gdp::InputError(file.display_name(), file.line_of(record, 0),
+                          "record '" + id + "': strand " + std::to_string(which) + " is empty");
+  std::string s = file.records[record].residues.substr(from, length);
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char& c = s[i];
+    if (c == 'T') c = 'U';
+    if (c != 'A' && c != 'C' && c != 'G' && c != 'U' && c != 'N')
+      throw gdp::InputError(file.display_name(), file.line_of(record, from + i),
+                            "letter '" + std::string(1, c) + "' in '" + id + "' is not an RNA base (A, C, G, U, N; T is read as U)");
+  }
+  return s;
+}
+
+// An --interact record whose tables would not fit in the memory available
+// is an error naming its file and line, and what would fit.
+void check_interaction_memory(const gdp::io::InteractionRecord& r, const gdp::SequenceFile& file, std::size_t record) {
+  const double available = static_cast<double>(gdp::available_memory_bytes());
+  const auto m = static_cast<long long>(r.strand1.size()), n = static_cast<long long>(r.strand2.size());
+  const double need = gdp::fold::interaction_bytes(m, n);
+  if (available <= 0 || need <= available) return;
+  const auto each = static_cast<long long>(std::pow(available / 4.0, 0.25));  // m^2 n^2 four-byte cells
+  char sizes[128];
+  std::snprintf(sizes, sizeof sizes, "%.3g GB for the CPU engine's tables, and %.3g GB are available", need / 1e9,
+                available / 1e9);
+  throw gdp::InputError(file.display_name(), file.line_of(record, 0),
+                        "record '" + r.id + "': strands of " + std::to_string(m) + " and " + std::to_string(n) +
+                            " bases need about " + sizes + ": two strands of up to " + std::to_string(each) +
+                            " bases each would fit");
+}
+
+// The records of --interact: SEQ1&SEQ2 records from one file, or record i
+// of the first file with record i of the second.
+std::vector<gdp::io::InteractionRecord> interaction_records(const std::vector<std::string>& inputs) {
+  std::vector<gdp::io::InteractionRecord> out;
+  if (inputs.size() == 1) {
+    const gdp::SequenceFile file = gdp::read_sequences(inputs[0], gdp::PlainLines::records, gdp::Ampersand::keep);
+    for (std::size_t r = 0; r < file.records.size(); ++r) {
+      const gdp::SequenceRecord& rec = file.records[r];
+      const std::size_t amp = rec.residues.find('&');
+      if (amp == std::string::npos || rec.residues.find('&', amp + 1) != std::string::npos)
+        throw gdp::InputError(file.display_name(), file.line_of(r, 0),
+                              "record '" + rec.id + "' must hold two strands as SEQ1&SEQ2 (one '&'), or give two files");
+      out.push_back({rec.id, rec.description, strand_of(file, r, 0, amp, 1),
+                     strand_of(file, r, amp + 1, rec.residues.size() - amp - 1, 2)});
+      check_interaction_memory(out.back(), file, r);
+    }
+    return out;
+  }
+  const gdp::SequenceFile one = gdp::read_sequences(inputs[0], gdp::PlainLines::records);
+  const gdp::SequenceFile two = gdp::read_sequences(inputs[1], gdp::PlainLines::records);
+  if (one.records.size() != two.records.size())
+    throw gdp::InputError(two.display_name(), 0,
+                          "has " + std::to_string(two.records.size()) + " records and " + one.display_name() + " " +
+                              std::to_string(one.records.size()) + ": --interact pairs record i of one with record i of the other");
+  for (std::size_t r = 0; r < one.records.size(); ++r) {
+    out.push_back({one.records[r].id + '&' + two.records[r].id, one.records[r].description,
+                   strand_of(one, r, 0, one.records[r].residues.size(), 1),
+                   strand_of(two, r, 0, two.records[r].residues.size(), 2)});
+    check_interaction_memory(out.back(), one, r);
+  }
+  return out;
+}
+
+void run_interact(const FoldOptions& o, const gdp::app::CommonOptions& common) {
+  const gdp::io::InteractionFormat format = gdp::io::parse_interaction_format(o.format);
+  const gdp::fold::InteractionWeights weights = gdp::fold::parse_interaction_weights(o.weights);
+  if (!o.engine.empty() || o.no_gu) throw gdp::InputError("--engine and --no-gu are not for --interact (see --weights)");
+
+  gdp::TimingReport report;
+  report.tool = tool;
+  gdp::Timer timer;
+  const std::vector<gdp::io::InteractionRecord> records = interaction_records(o.inputs);
+  report.add_phase("read", timer.seconds());
+  if (!common.cpu && gdp::have_cuda) spdlog::info("--interact runs on the CPU: its GPU engine is not built yet");
+
+  timer.restart();
+  std::vector<gdp::fold::Interaction> results;
+  double cells = 0;
+  for (const gdp::io::InteractionRecord& r : records) {
+    results.push_back(gdp::fold::interact_oracle(r.strand1, r.strand2, weights.pairs));
+    cells += static_cast<double>(r.strand1.size() * r.strand1.size()) * static_cast<double>(r.strand2.size() * r.strand2.size()) / 4;
+  }
+  report.add_phase("compute", timer.seconds());
+
+  timer.restart();
+  gdp::OutputFile out(common.output);
+  gdp::io::write_interaction_header(format, out.stream());
+  for (std::size_t r = 0; r < records.size(); ++r)
+    gdp::io::write_interaction(format, out.stream(), records[r], results[r], weights.unit);
+  out.commit();
+  report.add_phase("write", timer.seconds());
+
+  if (!common.report.empty()) {
+    report.backend = "cpu-oracle";
+    report.device = gdp::cpu_name();
+    report.threads = 1;
+    report.inputs = {{"records", static_cast<double>(records.size())}};
+    report.work = cells;
+    report.work_unit = "cells";
+    gdp::write_report(report, common.report);
+  }
+}
+
 void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
+  if (o.interact) return run_interact(o, common);
+  if (o.inputs.size() != 1) throw gdp::InputError("two inputs are for --interact; fold one file of records");
   const gdp::io::FoldFormat format = gdp::io::parse_fold_format(o.format);
   gdp::fold::AllOptions all;
   if (!o.engine.empty()) all.engine = gdp::fold::parse_engine(o.engine);
@@ -78,7 +210,8 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   gdp::TimingReport report;
   report.tool = tool;
   gdp::Timer timer;
-  const gdp::SequenceFile file = gdp::read_sequences(o.input, gdp::PlainLines::records);  // as RNAfold reads
+  // As RNAfold reads; SEQ1&SEQ2 records are for --interact.
+  const gdp::SequenceFile file = gdp::read_sequences(o.inputs[0], gdp::PlainLines::records, gdp::Ampersand::keep);
   std::vector<std::string> rnas;
   for (std::size_t r = 0; r < file.records.size(); ++r) {
     if (file.records[r].residues.empty())
@@ -140,8 +273,13 @@ int main(int argc, char** argv) {
   app.get_formatter()->column_width(34);
   FoldOptions o;
   gdp::app::CommonOptions common;
-  app.add_option("input", o.input, "RNA sequences (FASTA/FASTQ, .gz ok, '-' for stdin)")->required();
-  app.add_option("--format", o.format, "dotbracket | bpseq | ct | tsv | json")->capture_default_str();
+  app.add_option("inputs", o.inputs, "RNA sequences (FASTA/FASTQ, .gz ok, '-' for stdin); two files with --interact")
+      ->required()
+      ->expected(1, 2);
+  app.add_option("--format", o.format, "dotbracket | bpseq | ct | tsv | json; with --interact dotbracket | pairs | tsv | json")
+      ->capture_default_str();
+  app.add_flag("--interact", o.interact, "Two RNAs binding (BPMax): records SEQ1&SEQ2, or two files");
+  app.add_option("--weights", o.weights, "--interact's pair weights GC,AU,GU")->capture_default_str();
   app.add_option("--min-loop", o.min_loop, "Unpaired bases inside a hairpin, at least")->capture_default_str();
   app.add_flag("--no-gu", o.no_gu, "No G-U wobble pairs");
   app.add_option("--engine", o.engine,

@@ -99,6 +99,74 @@ TEST_CASE("gpu-fold: bad input is one line, exit 2, and no output file", "[cli][
   }
 }
 
+TEST_CASE("gpu-fold --interact: two RNAs binding, every format, from one file or two", "[cli][fold][bpmax]") {
+  Sandbox box;
+  const std::string pairs = box.write("pairs.fa", ">x one\nACGU&ACGU\n>y\nGGGAAACCC&GGGTTTCCC\n");
+  const auto dot = box.run({"--interact", pairs});
+  INFO(dot.err);
+  REQUIRE(dot.status == 0);
+  CHECK(dot.out == ">x one\nACGU&ACGU\n[[[[&]]]] (8)\n>y\nGGGAAACCC&GGGUUUCCC\n((([[[)))&(((]]]))) (21)\n");
+  const auto listing = box.run({"--interact", "--format", "pairs", pairs});
+  CHECK_THAT(listing.out, Contains("# x one score 8\n1 4 inter\n2 3 inter\n3 2 inter\n4 1 inter\n# y score 21\n"));
+  CHECK_THAT(listing.out, Contains("1 9 intra1\n") && Contains("1 9 intra2\n"));
+  const auto tsv = box.run({"--interact", "--format", "tsv", pairs});
+  CHECK(tsv.out ==
+        "#id\tlen1\tlen2\tscore\tinter_pairs\tstructure\tdescription\nx\t4\t4\t8\t4\t[[[[&]]]]\tone\n"
+        "y\t9\t9\t21\t3\t((([[[)))&(((]]])))\t\n");
+  const auto json = box.run({"--interact", "--format", "json", pairs});
+  CHECK_THAT(json.out, Contains("{\"id\":\"x\",\"description\":\"one\",\"length1\":4,\"length2\":4,\"score\":8,"
+                                "\"inter_pairs\":4,\"sequence\":\"ACGU&ACGU\",\"structure\":\"[[[[&]]]]\",\"pairs\":[[1,4,\"inter\"],"));
+  // Half units, and other weights.
+  const std::string long_pair = box.write("long.fa", ">z\nCGCGCTGGATAAATATAGGACCAGGAAT&GCTCGGATAGAGCTAGGAGAAATCGCGCCGCTAGA\n");
+  CHECK_THAT(box.run({"--interact", "--format", "tsv", long_pair}).out, Contains("\t52.5\t"));
+  CHECK_THAT(box.run({"--interact", "--weights", "3,2,0", pairs}).out, Contains("[[[[&]]]] (10)"));
+  // Two files: record i of one with record i of the other.
+  const std::string one = box.write("one.fa", ">a\nACGU\n>b\nGGGAAACCC\n"), two = box.write("two.fa", ">c\nACGU\n>d\nGGGUUUCCC\n");
+  const auto split = box.run({"--interact", "--format", "tsv", one, two});
+  INFO(split.err);
+  CHECK(split.out == "#id\tlen1\tlen2\tscore\tinter_pairs\tstructure\tdescription\na&c\t4\t4\t8\t4\t[[[[&]]]]\t\n"
+                     "b&d\t9\t9\t21\t3\t((([[[)))&(((]]])))\t\n");
+}
+
+TEST_CASE("gpu-fold --interact: bad input is one line, exit 2, and no output file", "[cli][fold][bpmax]") {
+  Sandbox box;
+  const std::string no_amp = box.write("noamp.fa", ">ok\nACGU&ACGU\n>single\nACGU\n");
+  const std::string two_amp = box.write("twoamp.fa", ">t\nAC&GU&AA\n");
+  const std::string empty_strand = box.write("emptystrand.fa", ">e\nACGU&\n");
+  const std::string letter = box.write("letter.fa", ">l\nACGU&\nACXU\n");
+  const std::string good = box.write("good.fa", ">g\nGGGAAACCC&GGGUUUCCC\n");
+  const std::string three = box.write("three.fa", ">a\nACGU\n>b\nACGU\n>c\nACGU\n");
+  const std::string huge = box.write("huge.fa", ">h\n" + std::string(200000, 'A') + "&" + std::string(200000, 'U') + "\n");
+  struct Case {
+    std::vector<std::string> args;
+    std::string words;
+  };
+  const std::vector<Case> cases = {
+      {{"--interact", no_amp}, "noamp.fa:4: record 'single' must hold two strands as SEQ1&SEQ2"},
+      {{"--interact", two_amp}, "twoamp.fa:2: record 't' must hold two strands"},
+      {{"--interact", empty_strand}, "emptystrand.fa:2: record 'e': strand 2 is empty"},
+      {{"--interact", letter}, "letter.fa:3: letter 'X' in 'l' is not an RNA base"},
+      {{"--interact", box.write("two.fa", ">a\nACGU\n>b\nACGU\n"), three}, "three.fa: has 3 records and"},
+      {{"--interact", three, good}, "good.fa:2: unexpected character '&'"},  // two files: a strand each
+      {{"--interact", "--format", "bpseq", good}, "unknown format 'bpseq' (use dotbracket, pairs, tsv or json)"},
+      {{"--interact", "--weights", "3,1", good}, "--weights takes GC,AU,GU"},
+      {{"--interact", "--engine", "cpu1", good}, "--engine and --no-gu are not for --interact"},
+      {{"--interact", huge}, "huge.fa:2: record 'h': strands of 200000 and 200000 bases need about"},
+      {{good}, "good.fa:2: letter '&' in 'g' is not an RNA base (A, C, G, U; T is read as U; SEQ1&SEQ2 records are for --interact)"},
+      {{good, good}, "two inputs are for --interact"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = c.args;
+    args.insert(args.begin(), {"-o", box.path("out.txt")});
+    const auto r = box.run(args);
+    INFO(r.err);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Contains("gpu-fold: error: ") && Contains(c.words));
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK_FALSE(fs::exists(box.path("out.txt")));
+  }
+}
+
 TEST_CASE("gpu-fold: --tune sets the GPU engine's knobs and leaves the structures as they are", "[cli][fold]") {
   Sandbox box;
   const std::string in = box.write("rna.fa", ">hairpin\nGGGAAAUCC\n");

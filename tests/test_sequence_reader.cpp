@@ -217,3 +217,14 @@ TEST_CASE("a digit in a FASTQ sequence is an error of the reader", "[reader]") {
   CHECK_THAT(e, StartsWith(path + ":6: "));
   CHECK_THAT(e, Contains("'1'"));
 }
+
+TEST_CASE("'&' stands in a sequence only where the caller keeps it", "[reader]") {
+  TempDir dir;
+  const std::string path = dir.write("amp.fa", ">duplex\nac&gu\n");
+  REQUIRE_THROWS_WITH(read_sequences(path), Contains("amp.fa:2: unexpected character '&'"));
+  const SequenceFile kept = read_sequences(path, gdp::PlainLines::refuse, gdp::Ampersand::keep);
+  REQUIRE(kept.records.size() == 1);
+  CHECK(kept.records[0].residues == "AC&GU");
+  const std::string plain = dir.write("amp.txt", "GGG&CCC\n");
+  CHECK(read_sequences(plain, gdp::PlainLines::records, gdp::Ampersand::keep).records[0].residues == "GGG&CCC");
+}

@@ -57,7 +57,10 @@ struct MemoryBuffer : std::streambuf {
   MemoryBuffer(std::string& s, std::size_t from) { setg(s.data() + from, s.data() + from, s.data() + s.size()); }
 };
 
-bool allowed_residue_char(unsigned char c) { return std::isalpha(c) || c == '*' || c == '-' || c == '.'; }
+// '&' only where the caller keeps it (Ampersand::keep).
+bool allowed_residue_char(unsigned char c, Ampersand amp) {
+  return std::isalpha(c) || c == '*' || c == '-' || c == '.' || (c == '&' && amp == Ampersand::keep);
+}
 
 // Calls f(line number, line) for each line of text, 1-based, without its
 // '\n' or a trailing '\r'. Returns the number of lines.
@@ -76,11 +79,11 @@ std::size_t for_each_line(const std::string& text, F&& f) {
 }
 
 // The residues of a sequence line (white space skipped), each checked.
-std::uint32_t count_residues(std::string_view l, const std::string& name, std::size_t line) {
+std::uint32_t count_residues(std::string_view l, const std::string& name, std::size_t line, Ampersand amp) {
   std::uint32_t residues = 0;
   for (unsigned char c : l) {
     if (std::isspace(c)) continue;
-    if (!allowed_residue_char(c))
+    if (!allowed_residue_char(c, amp))
       throw InputError(name, line, std::string("unexpected character '") + static_cast<char>(c) + "' in a sequence");
     ++residues;
   }
@@ -88,7 +91,7 @@ std::uint32_t count_residues(std::string_view l, const std::string& name, std::s
 }
 
 // FASTA: a record per '>' line; checks the characters of sequence lines.
-std::vector<SequenceRecord> scan_fasta(const std::string& text, const std::string& name) {
+std::vector<SequenceRecord> scan_fasta(const std::string& text, const std::string& name, Ampersand amp) {
   std::vector<SequenceRecord> records;
   for_each_line(text, [&](std::size_t line, std::string_view l) {
     if (!l.empty() && l.front() == '>') {
@@ -101,14 +104,14 @@ std::vector<SequenceRecord> scan_fasta(const std::string& text, const std::strin
         throw InputError(name, line, "not FASTA or FASTQ: expected '>' or '@' before the first sequence");
       return;
     }
-    records.back().line_lengths.push_back(count_residues(l, name, line));
+    records.back().line_lengths.push_back(count_residues(l, name, line, amp));
   });
   return records;
 }
 
 // FASTQ: records of four lines (header, sequence, '+', qualities), blank
 // lines allowed only between records; seqan3 checks the qualities.
-std::vector<SequenceRecord> scan_fastq(const std::string& text, const std::string& name) {
+std::vector<SequenceRecord> scan_fastq(const std::string& text, const std::string& name, Ampersand amp) {
   std::vector<SequenceRecord> records;
   int part = 0;  // line of the record coming next: 0 header, 1 sequence, 2 '+', 3 qualities
   const std::size_t lines = for_each_line(text, [&](std::size_t line, std::string_view l) {
@@ -118,7 +121,7 @@ std::vector<SequenceRecord> scan_fastq(const std::string& text, const std::strin
       records.emplace_back();
       records.back().line = line;
     } else if (part == 1) {
-      records.back().line_lengths.push_back(count_residues(l, name, line));
+      records.back().line_lengths.push_back(count_residues(l, name, line, amp));
     } else if (part == 2 && (l.empty() || l.front() != '+')) {
       throw InputError(name, line, "malformed FASTQ: expected a '+' line (multi-line FASTQ is not supported)");
     } else if (part == 3) {
@@ -131,12 +134,12 @@ std::vector<SequenceRecord> scan_fastq(const std::string& text, const std::strin
 }
 
 // Plain lines: a record a non-blank line, named by its order.
-std::vector<SequenceRecord> scan_plain_lines(const std::string& text, const std::string& name) {
+std::vector<SequenceRecord> scan_plain_lines(const std::string& text, const std::string& name, Ampersand amp) {
   std::vector<SequenceRecord> records;
   for_each_line(text, [&](std::size_t line, std::string_view l) {
     if (l.find_first_of(">@") != std::string_view::npos)
       throw InputError(name, line, "a header line after plain sequence lines: use FASTA throughout");
-    const std::uint32_t n = count_residues(l, name, line);
+    const std::uint32_t n = count_residues(l, name, line, amp);
     if (n == 0) return;
     SequenceRecord r;
     r.id = "seq" + std::to_string(records.size() + 1);
@@ -192,7 +195,7 @@ void parse(std::string& text, std::size_t first, std::vector<SequenceRecord>& re
 
 }  // namespace
 
-SequenceFile read_sequences(const std::string& path, PlainLines plain) {
+SequenceFile read_sequences(const std::string& path, PlainLines plain, Ampersand amp) {
   SequenceFile file;
   file.path = path;
   const std::string name = file.display_name();
@@ -200,13 +203,13 @@ SequenceFile read_sequences(const std::string& path, PlainLines plain) {
   const std::size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string::npos) throw InputError(name, 0, "empty file: no sequences");
   if (text[first] == '>') {
-    file.records = scan_fasta(text, name);
+    file.records = scan_fasta(text, name, amp);
     parse<seqan3::format_fasta>(text, first, file.records, name);
   } else if (text[first] == '@') {
-    file.records = scan_fastq(text, name);
+    file.records = scan_fastq(text, name, amp);
     parse<seqan3::format_fastq>(text, first, file.records, name);
   } else if (plain == PlainLines::records) {
-    file.records = scan_plain_lines(text, name);
+    file.records = scan_plain_lines(text, name, amp);
   } else {
     const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(first), '\n'));
     throw InputError(name, line, "not FASTA or FASTQ: expected '>' or '@'");

@@ -13,6 +13,10 @@ namespace gdp {
 // read as RNAfold reads it: each non-blank line one sequence, named seq1,
 // seq2, ... by its order.
 enum class PlainLines { refuse, records };
-SequenceFile read_sequences(const std::string& path, PlainLines plain = PlainLines::refuse);
+// With Ampersand::keep, '&' may stand in a sequence (gpu-fold --interact's
+// SEQ1&SEQ2 records); otherwise it is an unexpected character.
+enum class Ampersand { refuse, keep };
+SequenceFile read_sequences(const std::string& path, PlainLines plain = PlainLines::refuse,
+                            Ampersand amp = Ampersand::refuse);
 
 }  // namespace gdp

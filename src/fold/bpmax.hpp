@@ -1,0 +1,56 @@
+#pragma once
+// gpu-fold --interact: the joint structure of two RNAs by BPMax
+// (bpmax_recurrence.hpp). The only header an app includes for it.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fold/bpmax_recurrence.hpp"
+
+namespace gdp::fold {
+
+// The pair weights as given (GC, AU, GU, at most two decimals each) in the
+// smallest unit that makes them whole: 3, 1, 1.5 are 6, 2, 3 halves.
+struct InteractionWeights {
+  PairWeights pairs;
+  int unit = 2;  // scores are in 1/unit
+};
+// "GC,AU,GU", e.g. "3,1,1.5"; InputError for anything else, a negative
+// weight or more than two decimals.
+InteractionWeights parse_interaction_weights(std::string_view text);
+// A score in the weights' unit as a decimal: 105 halves are "52.5".
+std::string format_score(long long score, int unit);
+
+enum class PairKind { inter, intra1, intra2 };
+
+// A pair of the joint structure: 0-based positions, each on its own strand
+// in its 5' to 3' order (i < j within a strand; for `inter`, i on strand 1
+// and j on strand 2).
+struct BasePair {
+  int i = 0, j = 0;
+  PairKind kind = PairKind::inter;
+  bool operator==(const BasePair&) const = default;
+};
+
+struct Interaction {
+  long long score = 0;           // in the weights' unit
+  std::vector<BasePair> pairs;   // strand 1's first, by position
+  std::string structure;         // dot-bracket: '(' ')' within a strand, '[' on strand 1 with ']' on strand 2, '&' between
+};
+
+// The bytes the CPU oracle's tables take for strands of m and n bases.
+double interaction_bytes(long long m, long long n);
+
+// An optimal joint structure of `s1` and `s2` (upper case A, C, G, U, N)
+// and its score, by the CPU oracle: every F(i1, j1, i2, j2) in a dense
+// table, O(m^2 n^2) memory and O(m^3 n^3) time. InputError for an empty
+// strand or another letter.
+Interaction interact_oracle(std::string_view s1, std::string_view s2, const PairWeights& weights);
+
+// The weights of a structure's pairs, summed; std::logic_error where a
+// pair is not one the model makes (a weight of 0, a hairpin of fewer than
+// 4 bases' span, a base in two pairs, crossing pairs).
+long long structure_weight(std::string_view s1, std::string_view s2, const std::vector<BasePair>& pairs,
+                           const PairWeights& weights);
+
+}  // namespace gdp::fold

@@ -1,0 +1,134 @@
+// BPMax (gpu-fold --interact): the CPU oracle against the original
+// program's values and against an independent top-down implementation of
+// the issue's recurrence on random pairs; every structure it traces is one
+// the model makes and weighs its score; the weights' parsing.
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <random>
+#include <string>
+#include <tuple>
+
+#include "core/error.hpp"
+#include "fold/bpmax.hpp"
+
+using namespace gdp;
+
+namespace {
+
+std::string rna(std::string s) {
+  for (char& c : s)
+    if (c == 'T') c = 'U';
+  return s;
+}
+
+// The recurrence as the issue states it, top down with memos, strand 2
+// read through a reversed index; nothing shared with the engine but the
+// weight table.
+long long top_down(const std::string& one, const std::string& two, const fold::PairWeights& w) {
+  const long long m = static_cast<long long>(one.size()), n = static_cast<long long>(two.size());
+  auto code = [](char c) { return fold::base_code(c); };
+  auto wt = [&](char x, char y) { return static_cast<long long>(fold::pair_weight(w, code(x), code(y))); };
+  auto b2 = [&](long long r) { return two[static_cast<std::size_t>(n - 1 - r)]; };
+  std::map<std::tuple<int, long long, long long>, long long> s_memo;
+  std::function<long long(int, long long, long long)> S = [&](int strand, long long i, long long j) -> long long {
+    if (j - i <= 3) return 0;
+    const auto key = std::make_tuple(strand, i, j);
+    if (auto it = s_memo.find(key); it != s_memo.end()) return it->second;
+    auto base = [&](long long x) { return strand == 1 ? one[static_cast<std::size_t>(x)] : b2(x); };
+    long long best = S(strand, i + 1, j - 1) + wt(base(i), base(j));
+    for (long long k = i; k < j; ++k) best = std::max(best, S(strand, i, k) + S(strand, k + 1, j));
+    return s_memo[key] = best;
+  };
+  std::map<std::tuple<long long, long long, long long, long long>, long long> f_memo;
+  std::function<long long(long long, long long, long long, long long)> F = [&](long long i1, long long j1, long long i2,
+                                                                                 long long j2) -> long long {
+    if (i1 == j1 && i2 == j2) return wt(one[static_cast<std::size_t>(i1)], b2(i2));
+    const auto key = std::make_tuple(i1, j1, i2, j2);
+    if (auto it = f_memo.find(key); it != f_memo.end()) return it->second;
+    long long best = S(1, i1, j1) + S(2, i2, j2);
+    if (j1 - i1 > 3) best = std::max(best, F(i1 + 1, j1 - 1, i2, j2) + wt(one[static_cast<std::size_t>(i1)], one[static_cast<std::size_t>(j1)]));
+    if (j2 - i2 > 3) best = std::max(best, F(i1, j1, i2 + 1, j2 - 1) + wt(b2(i2), b2(j2)));
+    for (long long k1 = i1; k1 < j1; ++k1)
+      for (long long k2 = i2; k2 < j2; ++k2) best = std::max(best, F(i1, k1, i2, k2) + F(k1 + 1, j1, k2 + 1, j2));
+    for (long long k2 = i2; k2 < j2; ++k2)
+      best = std::max({best, F(i1, j1, i2, k2) + S(2, k2 + 1, j2), S(2, i2, k2) + F(i1, j1, k2 + 1, j2)});
+    for (long long k1 = i1; k1 < j1; ++k1)
+      best = std::max({best, F(i1, k1, i2, j2) + S(1, k1 + 1, j1), S(1, i1, k1) + F(k1 + 1, j1, i2, j2)});
+    return f_memo[key] = best;
+  };
+  return F(0, m - 1, 0, n - 1);
+}
+
+std::string random_rna(std::mt19937& rng, std::size_t length, bool with_n) {
+  const char* letters = with_n ? "ACGUN" : "ACGU";
+  std::string s(length, 'A');
+  for (char& c : s) c = letters[rng() % (with_n ? 5 : 4)];
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("bpmax: the original program's scores", "[bpmax]") {
+  const fold::InteractionWeights w = fold::parse_interaction_weights("3,1,1.5");
+  auto score = [&](const char* one, const char* two) {
+    const std::string a = rna(one), b = rna(two);
+    const fold::Interaction r = fold::interact_oracle(a, b, w.pairs);
+    CHECK(fold::structure_weight(a, b, r.pairs, w.pairs) == r.score);
+    return fold::format_score(r.score, w.unit);
+  };
+  CHECK(score("ACGU", "ACGU") == "8");
+  CHECK(score("GGGAAACCC", "GGGUUUCCC") == "21");
+  CHECK(score("ACCGCCGTCTTCGAGGAAAG", "CCCGGCTGCTAGCTAGGAGAAATCGCGCATTT") == "52");
+  CHECK(score("CGCGCTGGATAAATATAGGACCAGGAAT", "GCTCGGATAGAGCTAGGAGAAATCGCGCCGCTAGA") == "52.5");
+}
+
+TEST_CASE("bpmax: the oracle equals a top-down reading of the recurrence; its structures weigh its score", "[bpmax]") {
+  std::mt19937 rng(2020);
+  const fold::PairWeights weights[] = {{6, 2, 3}, {1, 1, 1}, {5, 0, 2}};
+  for (int trial = 0; trial < 300; ++trial) {
+    const fold::PairWeights& w = weights[trial % 3];
+    const std::string a = random_rna(rng, 1 + rng() % 9, trial % 4 == 0), b = random_rna(rng, 1 + rng() % 9, trial % 5 == 0);
+    const fold::Interaction r = fold::interact_oracle(a, b, w);
+    INFO("trial " << trial << ": " << a << "&" << b << " -> " << r.structure);
+    REQUIRE(r.score == top_down(a, b, w));
+    REQUIRE(fold::structure_weight(a, b, r.pairs, w) == r.score);
+    REQUIRE(r.structure.size() == a.size() + b.size() + 1);
+  }
+  const std::string a = random_rna(rng, 2, false), b = random_rna(rng, 40, false);  // very unequal
+  CHECK(fold::interact_oracle(a, b, weights[0]).score == top_down(a, b, weights[0]));
+}
+
+TEST_CASE("bpmax: the structure check refuses what the model does not make", "[bpmax]") {
+  const fold::PairWeights w;
+  using fold::BasePair, fold::PairKind;
+  CHECK(fold::structure_weight("GAAAC", "A", {{0, 4, PairKind::intra1}}, w) == 6);
+  CHECK_THROWS_AS(fold::structure_weight("GAAC", "A", {{0, 3, PairKind::intra1}}, w), std::logic_error);  // hairpin of 2
+  CHECK_THROWS_AS(fold::structure_weight("GAAAA", "A", {{0, 4, PairKind::intra1}}, w), std::logic_error);  // G-A
+  CHECK(fold::structure_weight("GC", "GC", {{0, 1, PairKind::inter}, {1, 0, PairKind::inter}}, w) == 12);  // antiparallel
+  CHECK_THROWS_AS(fold::structure_weight("GC", "CG", {{0, 0, PairKind::inter}, {1, 1, PairKind::inter}}, w),
+                  std::logic_error);  // crossing between the strands
+  CHECK_THROWS_AS(fold::structure_weight("G", "CC", {{0, 0, PairKind::inter}, {0, 1, PairKind::inter}}, w),
+                  std::logic_error);  // a base in two pairs
+}
+
+TEST_CASE("bpmax: weights parse to the smallest unit and scores print back exactly", "[bpmax]") {
+  const fold::InteractionWeights half = fold::parse_interaction_weights("3,1,1.5");
+  CHECK(half.unit == 2);
+  CHECK(half.pairs.gc == 6);
+  CHECK(half.pairs.au == 2);
+  CHECK(half.pairs.gu == 3);
+  const fold::InteractionWeights whole = fold::parse_interaction_weights("3,2,1");
+  CHECK(whole.unit == 1);
+  const fold::InteractionWeights cents = fold::parse_interaction_weights("0.25,1,0.05");
+  CHECK(cents.unit == 20);
+  CHECK(cents.pairs.gc == 5);
+  CHECK(fold::format_score(105, 2) == "52.5");
+  CHECK(fold::format_score(21, 1) == "21");
+  CHECK(fold::format_score(21, 20) == "1.05");
+  CHECK(fold::format_score(0, 4) == "0");
+  for (const char* bad : {"", "3,1", "3,1,1,1", "-1,1,1", "3,1,1.555", "a,1,1", "3,,1", "1e3,1,1", "."})
+    CHECK_THROWS_AS(fold::parse_interaction_weights(bad), InputError);
+}
