@@ -51,8 +51,8 @@ least). Each record holds both strands as SEQ1&SEQ2 (RNAcofold's input),
 or two files give record i of one with record i of the other. Formats:
 dotbracket ('(' ')' within a strand, '[' on strand 1 with ']' on strand
 2), pairs (1-based positions on each strand and the kind: inter, intra1,
-intra2), tsv, json. It runs on the CPU (the oracle: m^2 n^2 cells of
-memory and m^3 n^3 time for strands of m and n bases).
+intra2), tsv, json. It runs on the CPU threads (m^2 n^2 cells of memory
+and m^3 n^3 time for strands of m and n bases).
 
 Examples:
   gpu-fold rna.fa                         # dot-bracket, one record after another
@@ -168,11 +168,12 @@ void run_interact(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   report.add_phase("read", timer.seconds());
   if (!common.cpu && gdp::have_cuda) spdlog::info("--interact runs on the CPU: its GPU engine is not built yet");
 
+  const int threads = common.thread_count();
   timer.restart();
   std::vector<gdp::fold::Interaction> results;
   double cells = 0;
   for (const gdp::io::InteractionRecord& r : records) {
-    results.push_back(gdp::fold::interact_oracle(r.strand1, r.strand2, weights.pairs));
+    results.push_back(gdp::fold::interact_cpu(r.strand1, r.strand2, weights.pairs, threads));
     cells += static_cast<double>(r.strand1.size() * r.strand1.size()) * static_cast<double>(r.strand2.size() * r.strand2.size()) / 4;
   }
   report.add_phase("compute", timer.seconds());
@@ -186,9 +187,9 @@ void run_interact(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   report.add_phase("write", timer.seconds());
 
   if (!common.report.empty()) {
-    report.backend = "cpu-oracle";
+    report.backend = threads > 1 ? "cpu-openmp" : "cpu-oracle";
     report.device = gdp::cpu_name();
-    report.threads = 1;
+    report.threads = threads;
     report.inputs = {{"records", static_cast<double>(records.size())}};
     report.work = cells;
     report.work_unit = "cells";

@@ -75,7 +75,7 @@ TEST_CASE("bpmax: the original program's scores", "[bpmax]") {
   const fold::InteractionWeights w = fold::parse_interaction_weights("3,1,1.5");
   auto score = [&](const char* one, const char* two) {
     const std::string a = rna(one), b = rna(two);
-    const fold::Interaction r = fold::interact_oracle(a, b, w.pairs);
+    const fold::Interaction r = fold::interact_cpu(a, b, w.pairs);
     CHECK(fold::structure_weight(a, b, r.pairs, w.pairs) == r.score);
     return fold::format_score(r.score, w.unit);
   };
@@ -91,14 +91,14 @@ TEST_CASE("bpmax: the oracle equals a top-down reading of the recurrence; its st
   for (int trial = 0; trial < 300; ++trial) {
     const fold::PairWeights& w = weights[trial % 3];
     const std::string a = random_rna(rng, 1 + rng() % 9, trial % 4 == 0), b = random_rna(rng, 1 + rng() % 9, trial % 5 == 0);
-    const fold::Interaction r = fold::interact_oracle(a, b, w);
+    const fold::Interaction r = fold::interact_cpu(a, b, w);
     INFO("trial " << trial << ": " << a << "&" << b << " -> " << r.structure);
     REQUIRE(r.score == top_down(a, b, w));
     REQUIRE(fold::structure_weight(a, b, r.pairs, w) == r.score);
     REQUIRE(r.structure.size() == a.size() + b.size() + 1);
   }
   const std::string a = random_rna(rng, 2, false), b = random_rna(rng, 40, false);  // very unequal
-  CHECK(fold::interact_oracle(a, b, weights[0]).score == top_down(a, b, weights[0]));
+  CHECK(fold::interact_cpu(a, b, weights[0]).score == top_down(a, b, weights[0]));
 }
 
 TEST_CASE("bpmax: the structure check refuses what the model does not make", "[bpmax]") {
@@ -131,4 +131,15 @@ TEST_CASE("bpmax: weights parse to the smallest unit and scores print back exact
   CHECK(fold::format_score(0, 4) == "0");
   for (const char* bad : {"", "3,1", "3,1,1,1", "-1,1,1", "3,1,1.555", "a,1,1", "3,,1", "1e3,1,1", "."})
     CHECK_THROWS_AS(fold::parse_interaction_weights(bad), InputError);
+}
+
+TEST_CASE("bpmax: on several threads the same score and structure as the oracle", "[bpmax]") {
+  std::mt19937 rng(2021);
+  for (int trial = 0; trial < 20; ++trial) {
+    const std::string a = random_rna(rng, 1 + rng() % 14, false), b = random_rna(rng, 1 + rng() % 30, trial % 3 == 0);
+    const fold::Interaction one = fold::interact_cpu(a, b, {}, 1), many = fold::interact_cpu(a, b, {}, 3);
+    INFO(a << "&" << b);
+    CHECK(many.score == one.score);
+    CHECK(many.structure == one.structure);
+  }
 }

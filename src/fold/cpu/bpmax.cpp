@@ -1,4 +1,4 @@
-// BPMax's CPU oracle: the single-strand tables S1 and S2, then every
+// BPMax on the CPU: the single-strand tables S1 and S2, then every
 // F(i1, j1, i2, j2) in a dense table, by strand 1's interval length, then
 // strand 2's (every candidate reads shorter intervals, or the same strand-1
 // interval with a shorter strand-2 one); then the traceback from
@@ -68,17 +68,21 @@ struct Tables {
   }
 };
 
-void fill(Tables& t) {
+// Strand 1's intervals of one length are independent of each other: each
+// reads only shorter ones and its own; they go to the threads.
+void fill(Tables& t, int threads) {
   const long long m = t.m, n = t.n;
   t.f.assign(static_cast<std::size_t>(m * m * n * n), 0);
-  for (long long d1 = 0; d1 < m; ++d1)
-    for (long long i1 = 0; i1 + d1 < m; ++i1)
+  for (long long d1 = 0; d1 < m; ++d1) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
+    for (long long i1 = 0; i1 < m - d1; ++i1)
       for (long long d2 = 0; d2 < n; ++d2)
         for (long long i2 = 0; i2 + d2 < n; ++i2) {
           const long long j1 = i1 + d1, j2 = i2 + d2;
           t.f[static_cast<std::size_t>(((i1 * m + j1) * n + i2) * n + j2)] =
               interaction_cell(i1, j1, i2, j2, t, t.s1, t.s2, t.w1(i1, j1), t.w2(i2, j2), t.w12(i1, i2));
         }
+  }
 }
 
 // The traceback's work items: an interval of F, or of one strand's S.
@@ -183,7 +187,7 @@ double interaction_bytes(long long m, long long n) {
   return 4.0 * (dm * dm * dn * dn + dm * dm + dn * dn);
 }
 
-Interaction interact_oracle(std::string_view s1, std::string_view s2, const PairWeights& weights) {
+Interaction interact_cpu(std::string_view s1, std::string_view s2, const PairWeights& weights, int threads) {
   Tables t;
   t.a = codes_of(s1, false, "strand 1");
   t.b = codes_of(s2, true, "strand 2");
@@ -192,7 +196,7 @@ Interaction interact_oracle(std::string_view s1, std::string_view s2, const Pair
   t.n = static_cast<long long>(t.b.size());
   t.s1 = fill_single(t.a, weights);
   t.s2 = fill_single(t.b, weights);
-  fill(t);
+  fill(t, threads);
   Interaction out;
   out.score = t(0, t.m - 1, 0, t.n - 1);
   out.pairs = trace(t);

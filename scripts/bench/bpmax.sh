@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# gpu-fold --interact (BPMax, issue 18): random RNA pairs (strand 1 of M,
+# strand 2 of N bases) on one thread (the oracle) and on all threads, and
+# the threads' scaling at the last size. Work is counted as the double
+# reduction's terms, about M^3 N^3 / 36.
+# Prints Markdown tables for bench/RESULTS.md.
+# Usage: scripts/bench/bpmax.sh [build-dir] [MxN ...]   (default 8x100 16x100 16x160)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=${1:-build}
+shift || true
+sizes=${*:-8x100 16x100 16x160}
+threads=${THREADS:-$(nproc)}
+[ -x "$build/gpu-fold" ] || { echo "bpmax: $build/gpu-fold missing: build first" >&2; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+gen=scripts/bench/make_fasta.py
+calc() { awk "BEGIN { print $* }"; }
+field() { grep -o "\"$2\": [0-9.e+-]*" "$1" | awk '{print $2}' | head -1 || true; }
+make_pair() {  # M N: one record SEQ1&SEQ2 of random RNA
+  local m=$1 n=$2
+  local one two
+  one=$("$gen" random --alphabet rna --length "$m" --seed "$m" --name a | grep -v '>' | tr -d '\n')
+  two=$("$gen" random --alphabet rna --length "$n" --seed "$((n + 1))" --name b | grep -v '>' | tr -d '\n')
+  printf ">pair%sx%s\n%s&%s\n" "$m" "$n" "$one" "$two" > "$work/pair$m-$n.fa"
+}
+run() {  # M N threads: prints score, compute seconds
+  "$build/gpu-fold" --interact --cpu --threads "$3" -q --format tsv --report "$work/r.json" "$work/pair$1-$2.fa" \
+    -o "$work/out.tsv"
+  echo "$(awk '!/^#/{print $4; exit}' "$work/out.tsv") $(field "$work/r.json" compute)"
+}
+echo "| M x N | terms | threads | score | compute s | G terms/s |"
+echo "|---|---|---|---|---|---|"
+for size in $sizes; do
+  m=${size%x*} n=${size#*x}
+  make_pair "$m" "$n"
+  terms=$(calc "$m^3 * $n^3 / 36")
+  for t in 1 "$threads"; do
+    read -r score compute <<< "$(run "$m" "$n" "$t")"
+    printf "| %s x %s | %.2e | %s | %s | %.3f | %.3f |\n" "$m" "$n" "$terms" "$t" "$score" "$compute" \
+      "$(calc "$terms / $compute / 1e9")"
+    [ "$threads" -gt 1 ] || break
+  done
+done
+echo
+echo "| threads | M x N | compute s | speed-up over 1 thread (the oracle) |"
+echo "|---|---|---|---|"
+base=""
+for t in 1 2 4 8 16; do
+  [ "$t" -le "$threads" ] || continue
+  read -r _ compute <<< "$(run "$m" "$n" "$t")"
+  base=${base:-$compute}
+  printf "| %s | %s x %s | %.3f | %.2f |\n" "$t" "$m" "$n" "$compute" "$(calc "$base / $compute")"
+done
