@@ -51,8 +51,10 @@ least). Each record holds both strands as SEQ1&SEQ2 (RNAcofold's input),
 or two files give record i of one with record i of the other. Formats:
 dotbracket ('(' ')' within a strand, '[' on strand 1 with ']' on strand
 2), pairs (1-based positions on each strand and the kind: inter, intra1,
-intra2), tsv, json. It runs on the CPU threads (m^2 n^2 cells of memory
-and m^3 n^3 time for strands of m and n bases).
+intra2), tsv, json. It runs on the CPU threads (about m^2 n^2 / 2 cells
+of memory and m^3 n^3 / 36 steps for strands of m and n bases): --engine
+cpu1 is the oracle, cpu2 the max-plus products' form on one thread, omp2
+(the default) cpu2 on --threads.
 
 Examples:
   gpu-fold rna.fa                         # dot-bracket, one record after another
@@ -108,12 +110,13 @@ std::string strand_of(const gdp::SequenceFile& file, std::size_t record, std::si
 
 // An --interact record whose tables would not fit in the memory available
 // is an error naming its file and line, and what would fit.
-void check_interaction_memory(const gdp::io::InteractionRecord& r, const gdp::SequenceFile& file, std::size_t record) {
+void check_interaction_memory(const gdp::io::InteractionRecord& r, const gdp::SequenceFile& file, std::size_t record,
+                              bool oracle) {
   const double available = static_cast<double>(gdp::available_memory_bytes());
   const auto m = static_cast<long long>(r.strand1.size()), n = static_cast<long long>(r.strand2.size());
-  const double need = gdp::fold::interaction_bytes(m, n);
+  const double need = gdp::fold::interaction_bytes(m, n, oracle);
   if (available <= 0 || need <= available) return;
-  const auto each = static_cast<long long>(std::pow(available / 4.0, 0.25));  // m^2 n^2 four-byte cells
+  const auto each = static_cast<long long>(std::pow(available / (oracle ? 4.0 : 2.0), 0.25));  // about m^2 n^2 cells
   char sizes[128];
   std::snprintf(sizes, sizeof sizes, "%.3g GB for the CPU engine's tables, and %.3g GB are available", need / 1e9,
                 available / 1e9);
@@ -125,7 +128,7 @@ void check_interaction_memory(const gdp::io::InteractionRecord& r, const gdp::Se
 
 // The records of --interact: SEQ1&SEQ2 records from one file, or record i
 // of the first file with record i of the second.
-std::vector<gdp::io::InteractionRecord> interaction_records(const std::vector<std::string>& inputs) {
+std::vector<gdp::io::InteractionRecord> interaction_records(const std::vector<std::string>& inputs, bool oracle) {
   std::vector<gdp::io::InteractionRecord> out;
   if (inputs.size() == 1) {
     const gdp::SequenceFile file = gdp::read_sequences(inputs[0], gdp::PlainLines::records, gdp::Ampersand::keep);
@@ -137,7 +140,7 @@ std::vector<gdp::io::InteractionRecord> interaction_records(const std::vector<st
                               "record '" + rec.id + "' must hold two strands as SEQ1&SEQ2 (one '&'), or give two files");
       out.push_back({rec.id, rec.description, strand_of(file, r, 0, amp, 1),
                      strand_of(file, r, amp + 1, rec.residues.size() - amp - 1, 2)});
-      check_interaction_memory(out.back(), file, r);
+      check_interaction_memory(out.back(), file, r, oracle);
     }
     return out;
   }
@@ -151,7 +154,7 @@ std::vector<gdp::io::InteractionRecord> interaction_records(const std::vector<st
     out.push_back({one.records[r].id + '&' + two.records[r].id, one.records[r].description,
                    strand_of(one, r, 0, one.records[r].residues.size(), 1),
                    strand_of(two, r, 0, two.records[r].residues.size(), 2)});
-    check_interaction_memory(out.back(), one, r);
+    check_interaction_memory(out.back(), one, r, oracle);
   }
   return out;
 }
@@ -159,21 +162,26 @@ std::vector<gdp::io::InteractionRecord> interaction_records(const std::vector<st
 void run_interact(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   const gdp::io::InteractionFormat format = gdp::io::parse_interaction_format(o.format);
   const gdp::fold::InteractionWeights weights = gdp::fold::parse_interaction_weights(o.weights);
-  if (!o.engine.empty() || o.no_gu) throw gdp::InputError("--engine and --no-gu are not for --interact (see --weights)");
+  if (o.no_gu) throw gdp::InputError("--no-gu is not for --interact (see --weights)");
+  // cpu1 is the oracle; cpu2 the products' form on one thread, omp2 on all.
+  const int threads = o.engine == "cpu1" || o.engine == "cpu2" ? 1 : common.thread_count();
+  const bool oracle = o.engine == "cpu1";
+  if (!o.engine.empty() && gdp::fold::parse_engine(o.engine) == gdp::fold::Engine::gpu)
+    throw gdp::InputError("--interact has no GPU engine yet: use cpu1, cpu2 or omp2");
 
   gdp::TimingReport report;
   report.tool = tool;
   gdp::Timer timer;
-  const std::vector<gdp::io::InteractionRecord> records = interaction_records(o.inputs);
+  const std::vector<gdp::io::InteractionRecord> records = interaction_records(o.inputs, oracle);
   report.add_phase("read", timer.seconds());
   if (!common.cpu && gdp::have_cuda) spdlog::info("--interact runs on the CPU: its GPU engine is not built yet");
 
-  const int threads = common.thread_count();
   timer.restart();
   std::vector<gdp::fold::Interaction> results;
   double cells = 0;
   for (const gdp::io::InteractionRecord& r : records) {
-    results.push_back(gdp::fold::interact_cpu(r.strand1, r.strand2, weights.pairs, threads));
+    results.push_back(oracle ? gdp::fold::interact_oracle(r.strand1, r.strand2, weights.pairs)
+                             : gdp::fold::interact_products(r.strand1, r.strand2, weights.pairs, threads));
     cells += static_cast<double>(r.strand1.size() * r.strand1.size()) * static_cast<double>(r.strand2.size() * r.strand2.size()) / 4;
   }
   report.add_phase("compute", timer.seconds());
@@ -187,7 +195,7 @@ void run_interact(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   report.add_phase("write", timer.seconds());
 
   if (!common.report.empty()) {
-    report.backend = threads > 1 ? "cpu-openmp" : "cpu-oracle";
+    report.backend = oracle ? "cpu1" : threads > 1 ? "omp2" : "cpu2";
     report.device = gdp::cpu_name();
     report.threads = threads;
     report.inputs = {{"records", static_cast<double>(records.size())}};

@@ -10,6 +10,8 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "core/error.hpp"
 #include "fold/bpmax.hpp"
@@ -75,7 +77,7 @@ TEST_CASE("bpmax: the original program's scores", "[bpmax]") {
   const fold::InteractionWeights w = fold::parse_interaction_weights("3,1,1.5");
   auto score = [&](const char* one, const char* two) {
     const std::string a = rna(one), b = rna(two);
-    const fold::Interaction r = fold::interact_cpu(a, b, w.pairs);
+    const fold::Interaction r = fold::interact_oracle(a, b, w.pairs);
     CHECK(fold::structure_weight(a, b, r.pairs, w.pairs) == r.score);
     return fold::format_score(r.score, w.unit);
   };
@@ -91,14 +93,14 @@ TEST_CASE("bpmax: the oracle equals a top-down reading of the recurrence; its st
   for (int trial = 0; trial < 300; ++trial) {
     const fold::PairWeights& w = weights[trial % 3];
     const std::string a = random_rna(rng, 1 + rng() % 9, trial % 4 == 0), b = random_rna(rng, 1 + rng() % 9, trial % 5 == 0);
-    const fold::Interaction r = fold::interact_cpu(a, b, w);
+    const fold::Interaction r = fold::interact_oracle(a, b, w);
     INFO("trial " << trial << ": " << a << "&" << b << " -> " << r.structure);
     REQUIRE(r.score == top_down(a, b, w));
     REQUIRE(fold::structure_weight(a, b, r.pairs, w) == r.score);
     REQUIRE(r.structure.size() == a.size() + b.size() + 1);
   }
   const std::string a = random_rna(rng, 2, false), b = random_rna(rng, 40, false);  // very unequal
-  CHECK(fold::interact_cpu(a, b, weights[0]).score == top_down(a, b, weights[0]));
+  CHECK(fold::interact_oracle(a, b, weights[0]).score == top_down(a, b, weights[0]));
 }
 
 TEST_CASE("bpmax: the structure check refuses what the model does not make", "[bpmax]") {
@@ -133,13 +135,23 @@ TEST_CASE("bpmax: weights parse to the smallest unit and scores print back exact
     CHECK_THROWS_AS(fold::parse_interaction_weights(bad), InputError);
 }
 
-TEST_CASE("bpmax: on several threads the same score and structure as the oracle", "[bpmax]") {
+TEST_CASE("bpmax: the products' form gives the oracle's score and structure, on one thread and several", "[bpmax]") {
   std::mt19937 rng(2021);
-  for (int trial = 0; trial < 20; ++trial) {
-    const std::string a = random_rna(rng, 1 + rng() % 14, false), b = random_rna(rng, 1 + rng() % 30, trial % 3 == 0);
-    const fold::Interaction one = fold::interact_cpu(a, b, {}, 1), many = fold::interact_cpu(a, b, {}, 3);
+  const std::vector<std::pair<std::size_t, std::size_t>> shapes = {{1, 1}, {1, 2}, {2, 1}, {4, 5}, {5, 4}, {5, 5},
+                                                                    {1, 40}, {40, 1}, {6, 60}, {12, 12}, {3, 90}};
+  for (int trial = 0; trial < 60; ++trial) {
+    const auto [la, lb] = trial < static_cast<int>(shapes.size())
+                              ? shapes[static_cast<std::size_t>(trial)]
+                              : std::pair<std::size_t, std::size_t>{1 + rng() % 12, 1 + rng() % 30};
+    const std::string a = random_rna(rng, la, trial % 4 == 0), b = random_rna(rng, lb, trial % 5 == 0);
+    const fold::PairWeights w = trial % 3 == 0 ? fold::PairWeights{1, 1, 1} : fold::PairWeights{};
+    const fold::Interaction oracle = fold::interact_oracle(a, b, w);
     INFO(a << "&" << b);
-    CHECK(many.score == one.score);
-    CHECK(many.structure == one.structure);
+    for (const int threads : {1, 3}) {
+      const fold::Interaction products = fold::interact_products(a, b, w, threads);
+      CHECK(products.score == oracle.score);
+      CHECK(products.structure == oracle.structure);
+      CHECK(products.pairs == oracle.pairs);
+    }
   }
 }

@@ -120,6 +120,8 @@ TEST_CASE("gpu-fold --interact: two RNAs binding, every format, from one file or
   const std::string long_pair = box.write("long.fa", ">z\nCGCGCTGGATAAATATAGGACCAGGAAT&GCTCGGATAGAGCTAGGAGAAATCGCGCCGCTAGA\n");
   CHECK_THAT(box.run({"--interact", "--format", "tsv", long_pair}).out, Contains("\t52.5\t"));
   CHECK_THAT(box.run({"--interact", "--weights", "3,2,0", pairs}).out, Contains("[[[[&]]]] (10)"));
+  for (const std::string engine : {"cpu1", "cpu2", "omp2"})  // the oracle and the products' form agree
+    CHECK(box.run({"--interact", "--engine", engine, "--threads", "2", pairs}).out == dot.out);
   // Two files: record i of one with record i of the other.
   const std::string one = box.write("one.fa", ">a\nACGU\n>b\nGGGAAACCC\n"), two = box.write("two.fa", ">c\nACGU\n>d\nGGGUUUCCC\n");
   const auto split = box.run({"--interact", "--format", "tsv", one, two});
@@ -150,7 +152,9 @@ TEST_CASE("gpu-fold --interact: bad input is one line, exit 2, and no output fil
       {{"--interact", three, good}, "good.fa:2: unexpected character '&'"},  // two files: a strand each
       {{"--interact", "--format", "bpseq", good}, "unknown format 'bpseq' (use dotbracket, pairs, tsv or json)"},
       {{"--interact", "--weights", "3,1", good}, "--weights takes GC,AU,GU"},
-      {{"--interact", "--engine", "cpu1", good}, "--engine and --no-gu are not for --interact"},
+      {{"--interact", "--no-gu", good}, "--no-gu is not for --interact"},
+      {{"--interact", "--engine", "gpu", good}, "--interact has no GPU engine yet"},
+      {{"--interact", "--engine", "cpu9", good}, "unknown engine"},
       {{"--interact", huge}, "huge.fa:2: record 'h': strands of 200000 and 200000 bases need about"},
       {{good}, "good.fa:2: letter '&' in 'g' is not an RNA base (A, C, G, U; T is read as U; SEQ1&SEQ2 records are for --interact)"},
       {{good, good}, "two inputs are for --interact"},

@@ -38,16 +38,18 @@ struct Interaction {
   std::string structure;         // dot-bracket: '(' ')' within a strand, '[' on strand 1 with ']' on strand 2, '&' between
 };
 
-// The bytes the CPU oracle's tables take for strands of m and n bases.
-double interaction_bytes(long long m, long long n);
+// The bytes of the CPU engines' tables for strands of m and n bases: the
+// oracle's m^2 n^2 cells, the products' m (m + 1) / 2 n^2.
+double interaction_bytes(long long m, long long n, bool oracle);
 
 // An optimal joint structure of `s1` and `s2` (upper case A, C, G, U, N)
-// and its score on the CPU: every F(i1, j1, i2, j2) in a dense table,
-// O(m^2 n^2) memory and O(m^3 n^3) time; on one thread the oracle, on
-// more the same loops with strand 1's intervals of each length spread
-// over them (the same tables, the same structure). InputError for an
-// empty strand or another letter.
-Interaction interact_cpu(std::string_view s1, std::string_view s2, const PairWeights& weights, int threads = 1);
+// and its score by the CPU oracle: every F(i1, j1, i2, j2) in a dense
+// table, O(m^3 n^3) time. InputError for an empty strand or another letter.
+Interaction interact_oracle(std::string_view s1, std::string_view s2, const PairWeights& weights);
+
+// The same by the products' form on `threads` threads (cpu/bpmax_products.cpp):
+// the same tables' values, so the same score and structure.
+Interaction interact_products(std::string_view s1, std::string_view s2, const PairWeights& weights, int threads);
 
 // The weights of a structure's pairs, summed; std::logic_error where a
 // pair is not one the model makes (a weight of 0, a hairpin of fewer than

@@ -1,0 +1,140 @@
+// BPMax on the CPU in the form the GPU engine will take: F kept as one
+// n x n matrix per strand-1 interval (i1, j1), M(M+1)/2 of them, filled a
+// diagonal of strand-1 intervals (j1 - i1 = d1) at a time. For each matrix
+// of the diagonal:
+//   1. R, the candidates that read only shorter strand-1 intervals, in
+//      blocks of rows i2: S1(i1, j1) + S2, the pair (i1, j1), the
+//      single-strand splits of strand 1, and the double reduction D as
+//      max-plus products F(i1, k1) (x) F(k1+1, j1) over k1;
+//   2. the matrix itself, rows from the last up, each left to right: R,
+//      the pair (i2, j2) and strand 2's single-strand splits, the splits
+//      against rows below added a row at a time and those against the row's
+//      own cells pushed forward as each is fixed.
+// The candidates are the oracle's (bpmax_recurrence.hpp), so every F equals
+// the oracle's (tests/test_bpmax.cpp) and the traceback is the same.
+#include <algorithm>
+#include <vector>
+
+#include "fold/cpu/bpmax_tables.hpp"
+
+namespace gdp::fold {
+namespace {
+
+using bpmax_cpu::Strands;
+
+// F of strand-1 interval (i1, j1) at matrix j1 (j1 + 1) / 2 + i1, its cell
+// (i2, j2) at i2 n + j2 (j2 >= i2; the rest unused).
+struct MatrixF {
+  long long n = 0;
+  std::vector<int> f;
+  static long long matrix(long long i1, long long j1) { return j1 * (j1 + 1) / 2 + i1; }
+  const int* row(long long i1, long long j1, long long i2) const {
+    return f.data() + (matrix(i1, j1) * n + i2) * n;
+  }
+  int* row(long long i1, long long j1, long long i2) { return f.data() + (matrix(i1, j1) * n + i2) * n; }
+  int operator()(long long i1, long long j1, long long i2, long long j2) const { return row(i1, j1, i2)[j2]; }
+};
+
+// Step 1 rows at a time: each row of B that the double reduction reads
+// serves every row of the block while it is in the cache.
+constexpr long long kRowBlock = 16;
+
+// The inner loops are max-plus sweeps over contiguous ints, in a function
+// of their own so that they stay the innermost loop: with AVX2 (its 32-bit
+// max) where the CPU has it, the version chosen when the program starts.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define GDP_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define GDP_VECTOR_CLONES
+#endif
+
+// r[j] = max(r[j], a + b[j]) for from <= j < to.
+GDP_VECTOR_CLONES void max_plus_sweep(int* __restrict r, int a, const int* __restrict b, long long from, long long to) {
+  for (long long j = from; j < to; ++j) r[j] = std::max(r[j], a + b[j]);
+}
+
+// Step 1 for rows i2_begin .. i2_end - 1 of matrix (i1, j1): R(i2, j2) for
+// every j2 >= i2.
+void candidates_of_shorter(const Strands& s, MatrixF& t, long long i1, long long j1, long long i2_begin,
+                           long long i2_end) {
+  const long long n = s.n;
+  const int s1 = s.s1(i1, j1), w1 = s.w1(i1, j1);
+  for (long long i2 = i2_begin; i2 < i2_end; ++i2) {
+    int* r = t.row(i1, j1, i2);
+    for (long long j2 = i2; j2 < n; ++j2) r[j2] = s1 + s.s2(i2, j2);
+    if (j1 - i1 > kBpmaxMinSpan && w1 > 0) {
+      const int* inner = t.row(i1 + 1, j1 - 1, i2);
+      for (long long j2 = i2; j2 < n; ++j2) r[j2] = std::max(r[j2], inner[j2] + w1);
+    }
+    for (long long k1 = i1; k1 < j1; ++k1) {
+      const int* left = t.row(i1, k1, i2);      // F(i1, k1, i2, .)
+      const int* right = t.row(k1 + 1, j1, i2);  // F(k1+1, j1, i2, .)
+      const int s_right = s.s1(k1 + 1, j1), s_left = s.s1(i1, k1);
+      for (long long j2 = i2; j2 < n; ++j2) r[j2] = std::max({r[j2], left[j2] + s_right, s_left + right[j2]});
+    }
+  }
+  // D: F(i1, k1, i2, k2) + F(k1+1, j1, k2+1, j2) for i2 <= k2 < j2.
+  for (long long k1 = i1; k1 < j1; ++k1)
+    for (long long k2 = i2_begin; k2 + 1 < n; ++k2) {
+      const int* b = t.row(k1 + 1, j1, k2 + 1);
+      for (long long i2 = i2_begin; i2 < i2_end && i2 <= k2; ++i2) {
+        max_plus_sweep(t.row(i1, j1, i2), t.row(i1, k1, i2)[k2], b, k2 + 1, n);
+      }
+    }
+}
+
+// Step 2 for matrix (i1, j1), its rows holding R.
+void fill_matrix(const Strands& s, MatrixF& t, long long i1, long long j1, std::vector<int>& acc) {
+  const long long n = s.n;
+  for (long long i2 = n - 1; i2 >= 0; --i2) {
+    int* row = t.row(i1, j1, i2);
+    for (long long j2 = i2; j2 < n; ++j2) acc[static_cast<std::size_t>(j2)] = row[j2];
+    // S2(i2, k2) + F(i1, j1, k2+1, j2): rows below, final.
+    for (long long k2 = i2; k2 + 1 < n; ++k2) {
+      const int sv = s.s2(i2, k2);
+      max_plus_sweep(acc.data(), sv, t.row(i1, j1, k2 + 1), k2 + 1, n);
+    }
+    for (long long j2 = i2; j2 < n; ++j2) {
+      int v = acc[static_cast<std::size_t>(j2)];
+      if (i1 == j1 && i2 == j2) {
+        v = s.w12(i1, i2);  // the pair between the strands, the only candidate
+      } else {
+        const int w2 = s.w2(i2, j2);
+        if (j2 - i2 > kBpmaxMinSpan && w2 > 0) v = std::max(v, t.row(i1, j1, i2 + 1)[j2 - 1] + w2);
+      }
+      row[j2] = v;
+      // F(i1, j1, i2, j2) + S2(j2+1, j') for every j' > j2.
+      if (j2 + 1 < n) max_plus_sweep(acc.data(), v, &s.s2.s[static_cast<std::size_t>((j2 + 1) * n)], j2 + 1, n);
+    }
+  }
+}
+
+MatrixF fill(const Strands& s, int threads) {
+  const long long m = s.m, n = s.n;
+  MatrixF t{n, std::vector<int>(static_cast<std::size_t>(m * (m + 1) / 2 * n * n), 0)};
+  for (long long d1 = 0; d1 < m; ++d1) {
+    const long long count = m - d1;
+    const long long blocks = (n + kRowBlock - 1) / kRowBlock;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1)
+    for (long long x = 0; x < count * blocks; ++x) {
+      const long long i1 = x / blocks, i2 = x % blocks * kRowBlock;
+      candidates_of_shorter(s, t, i1, i1 + d1, i2, std::min(n, i2 + kRowBlock));
+    }
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+      std::vector<int> acc(static_cast<std::size_t>(n));
+#pragma omp for schedule(dynamic, 1)
+      for (long long i1 = 0; i1 < count; ++i1) fill_matrix(s, t, i1, i1 + d1, acc);
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+Interaction interact_products(std::string_view s1, std::string_view s2, const PairWeights& weights, int threads) {
+  const Strands s(s1, s2, weights);
+  return bpmax_cpu::result_of(s, fill(s, threads));
+}
+
+}  // namespace gdp::fold
