@@ -64,6 +64,65 @@ long long top_down(const std::string& one, const std::string& two, const fold::P
   return F(0, m - 1, 0, n - 1);
 }
 
+// Whether the recurrence's cases can build a structure: a parser that
+// tries, for each box of strand-1 interval by strand-2 interval (strand 2
+// read reversed), every case whose cut no pair crosses.
+bool derivable(const std::vector<fold::BasePair>& pairs, long long m, long long n) {
+  std::vector<long long> p1(static_cast<std::size_t>(m), -1), p2(static_cast<std::size_t>(n), -1),
+      x1(static_cast<std::size_t>(m), -1), x2(static_cast<std::size_t>(n), -1);  // intra partners, inter partners
+  for (const fold::BasePair& p : pairs) {
+    if (p.kind == fold::PairKind::intra1) p1[static_cast<std::size_t>(p.i)] = p.j, p1[static_cast<std::size_t>(p.j)] = p.i;
+    if (p.kind == fold::PairKind::intra2) {
+      const long long a = n - 1 - p.j, b = n - 1 - p.i;
+      p2[static_cast<std::size_t>(a)] = b, p2[static_cast<std::size_t>(b)] = a;
+    }
+    if (p.kind == fold::PairKind::inter) x1[static_cast<std::size_t>(p.i)] = n - 1 - p.j, x2[static_cast<std::size_t>(n - 1 - p.j)] = p.i;
+  }
+  // No intra pair of a strand crosses the cut after k; no inter pair from
+  // [lo, hi] of one strand leaves [lo2, hi2] of the other.
+  auto intra_whole = [](const std::vector<long long>& p, long long lo, long long k, long long hi) {
+    for (long long x = lo; x <= hi; ++x) {
+      const long long y = p[static_cast<std::size_t>(x)];
+      if (y >= 0 && ((x <= k) != (y <= k))) return false;
+    }
+    return true;
+  };
+  auto inter_inside = [](const std::vector<long long>& x, long long lo, long long hi, long long lo2, long long hi2) {
+    for (long long a = lo; a <= hi; ++a) {
+      const long long b = x[static_cast<std::size_t>(a)];
+      if (b >= 0 && (b < lo2 || b > hi2)) return false;
+    }
+    return true;
+  };
+  auto no_inter = [](const std::vector<long long>& x, long long lo, long long hi) {
+    for (long long a = lo; a <= hi; ++a)
+      if (x[static_cast<std::size_t>(a)] >= 0) return false;
+    return true;
+  };
+  std::map<std::tuple<long long, long long, long long, long long>, bool> memo;
+  std::function<bool(long long, long long, long long, long long)> F = [&](long long i1, long long j1, long long i2,
+                                                                          long long j2) -> bool {
+    if (i1 == j1 && i2 == j2) return true;
+    const auto key = std::make_tuple(i1, j1, i2, j2);
+    if (auto it = memo.find(key); it != memo.end()) return it->second;
+    bool ok = no_inter(x1, i1, j1);  // apart: every pair within a strand
+    if (!ok && p1[static_cast<std::size_t>(i1)] == j1) ok = F(i1 + 1, j1 - 1, i2, j2);
+    if (!ok && p2[static_cast<std::size_t>(i2)] == j2) ok = F(i1, j1, i2 + 1, j2 - 1);
+    for (long long k1 = i1; !ok && k1 < j1; ++k1)
+      for (long long k2 = i2; !ok && k2 < j2; ++k2)
+        ok = intra_whole(p1, i1, k1, j1) && intra_whole(p2, i2, k2, j2) && inter_inside(x1, i1, k1, i2, k2) &&
+             inter_inside(x1, k1 + 1, j1, k2 + 1, j2) && F(i1, k1, i2, k2) && F(k1 + 1, j1, k2 + 1, j2);
+    for (long long k2 = i2; !ok && k2 < j2; ++k2)
+      ok = intra_whole(p2, i2, k2, j2) &&
+           ((no_inter(x2, k2 + 1, j2) && F(i1, j1, i2, k2)) || (no_inter(x2, i2, k2) && F(i1, j1, k2 + 1, j2)));
+    for (long long k1 = i1; !ok && k1 < j1; ++k1)
+      ok = intra_whole(p1, i1, k1, j1) &&
+           ((no_inter(x1, k1 + 1, j1) && F(i1, k1, i2, j2)) || (no_inter(x1, i1, k1) && F(k1 + 1, j1, i2, j2)));
+    return memo[key] = ok;
+  };
+  return F(0, m - 1, 0, n - 1);
+}
+
 std::string random_rna(std::mt19937& rng, std::size_t length, bool with_n) {
   const char* letters = with_n ? "ACGUN" : "ACGU";
   std::string s(length, 'A');
@@ -97,10 +156,20 @@ TEST_CASE("bpmax: the oracle equals a top-down reading of the recurrence; its st
     INFO("trial " << trial << ": " << a << "&" << b << " -> " << r.structure);
     REQUIRE(r.score == top_down(a, b, w));
     REQUIRE(fold::structure_weight(a, b, r.pairs, w) == r.score);
+    REQUIRE(derivable(r.pairs, static_cast<long long>(a.size()), static_cast<long long>(b.size())));
     REQUIRE(r.structure.size() == a.size() + b.size() + 1);
   }
   const std::string a = random_rna(rng, 2, false), b = random_rna(rng, 40, false);  // very unequal
   CHECK(fold::interact_oracle(a, b, weights[0]).score == top_down(a, b, weights[0]));
+}
+
+TEST_CASE("bpmax: the parser by the recurrence's cases accepts what the model makes, not a zigzag across strands", "[bpmax]") {
+  using fold::BasePair, fold::PairKind;
+  CHECK(derivable({}, 3, 3));
+  CHECK(derivable({{0, 2, PairKind::inter}, {2, 0, PairKind::inter}}, 3, 3));
+  CHECK(derivable({{0, 8, PairKind::intra1}, {4, 4, PairKind::inter}}, 9, 9));  // a pair between the strands inside a hairpin
+  // Inter pairs in the same order on both strands cross: no case builds them.
+  CHECK_FALSE(derivable({{0, 0, PairKind::inter}, {2, 2, PairKind::inter}}, 3, 3));
 }
 
 TEST_CASE("bpmax: the structure check refuses what the model does not make", "[bpmax]") {
