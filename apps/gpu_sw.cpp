@@ -30,6 +30,12 @@ parasail charge OPEN' + (k-1)*EXTEND; to get their scores pass
 --gap-open OPEN'-EXTEND: parasail's -o 12 -e 1 is --gap-open 11 --gap-extend 1.
 Defaults: DNA/RNA match 2, mismatch -3, open 5, extend 2;
           protein BLOSUM62, open 11, extend 1.
+The pair format is EMBOSS's (Biopython's AlignIO "emboss" reads it). EMBOSS
+needle charges no end gaps unless told to (-endweight); --mode global
+charges them as any gap (needle -endweight with -endopen and -endextend
+equal to -gapopen and -gapextend), --mode semiglobal leaves those before
+and after the target's aligned part free (needle's default where the query
+lies within the target).
 Runs on the first GPU found (--device N for another, --cpu for the CPU
 reference); put the shorter sequence first (query), the longer second.
 Coordinates are 1-based and inclusive; CIGAR uses =/X/I/D (I: a query letter

@@ -278,6 +278,50 @@ TEST_CASE("gpu-sw writes each format on the examples", "[cli]") {
   }
 }
 
+TEST_CASE("gpu-sw's pair format is EMBOSS's: Biopython's AlignIO reads every pair back", "[cli]") {
+  Sandbox box;
+  if (std::system("/usr/bin/python3 -c 'import Bio' 2>/dev/null") != 0) {
+    WARN("no Biopython for /usr/bin/python3 (scripts/setup.sh installs it); not checked");
+    return;
+  }
+  // Long names (cut in the blocks, whole in the header), gaps, a pair with
+  // nothing to align locally, alignments longer than a block.
+  const std::string q = box.write("q.fa", fasta("query_with_a_long_name one", "ACGTACGTTTGACCAGGGATTTACCA") +
+                                              fasta("q2", "GGGGGGGGGG") +
+                                              fasta("q3", "TTTTACGTAGCTAGCTAGCTAGCTAGCTAGGGATCGATCGATCGATCGACTAGCTAGC"
+                                                          "TAGCTAGCTAGCTAGCATCGACTAGCTAGCTAGCATCAGCTACGA"));
+  const std::string t = box.write("t.fa", fasta("t1", "TTACGTACGATTGACCAGGATTTACCAGG") + fasta("t2", "CCCCCCCC") +
+                                              fasta("target_three_long_name",
+                                                    "TTTTACGTAGCTAGCTATCTAGCTAGCTAGGGATCGATCGGATCGATCGACTAGCTAGCTAG"
+                                                    "CTAGCTAGCTAGCATCGACTAGCTAGCTAGCATCAGCTACGAGG"));
+  const std::string script = box.write("read.py",
+                                       "import sys\n"
+                                       "from Bio import AlignIO\n"
+                                       "for a in AlignIO.parse(sys.argv[1], 'emboss'):\n"
+                                       "    print(a[0].id, a[1].id, int(a.annotations['score']), a.get_alignment_length(),\n"
+                                       "          a[0].seq.replace('-', ''), a[1].seq.replace('-', ''))\n");
+  for (const std::string mode : {"local", "global", "semiglobal"}) {
+    const std::string pair = box.path(mode + ".pair");
+    REQUIRE(box.run_cpu({"--mode", mode, "-o", pair, q, t}).status == 0);
+    const Result tsv = box.run_cpu({"--mode", mode, "--format", "tsv", q, t});
+    const auto rows = tsv_rows(tsv.out);
+    REQUIRE(rows.size() == 9);
+    const auto r = gdp::test::run_program("/usr/bin/python3", {script, pair}, box.dir());
+    INFO(mode << ": " << r.err);
+    REQUIRE(r.status == 0);
+    const auto parsed = lines_of(r.out);
+    REQUIRE(parsed.size() == rows.size());
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      const auto f = split(parsed[k], ' ');
+      INFO(parsed[k]);
+      REQUIRE(f.size() >= 4);
+      CHECK(f[0] == rows[k][0]);  // the whole name
+      CHECK(f[1] == rows[k][1]);
+      CHECK(f[2] == rows[k][2]);  // the score
+    }
+  }
+}
+
 TEST_CASE("gpu-sw --score-only gives the same scores without start coordinates", "[cli]") {
   Sandbox box;
   const Example& ex = examples()[0];

@@ -169,8 +169,8 @@ TEST_CASE("gpu-syntenic listing (the default): parameters, score, regions in ord
   REQUIRE(match2 != std::string::npos);
   CHECK((match1 < block1 && block1 < match2));
   // The columns, as gpu-sw's pair format writes them.
-  CHECK_THAT(out, Contains("q              41 " + Y + "         80\n" + std::string(18, ' ') + std::string(20, '|') + "." +
-                           std::string(19, '|') + "\nt              71 " + Y2 + "        110\n"));
+  CHECK_THAT(out, Contains("q                 41 " + Y + "      80\n" + std::string(21, ' ') + std::string(20, '|') + "." +
+                           std::string(19, '|') + "\nt                 71 " + Y2 + "     110\n"));
 }
 
 TEST_CASE("gpu-syntenic listing with --score-only: the score, no regions", "[cli][syntenic]") {

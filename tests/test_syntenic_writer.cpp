@@ -133,9 +133,9 @@ TEST_CASE("syntenic listing: parameters, the pair, each region with its ranges a
           "# Match 1: query 1-8 (8 letters), target 1-8 (8 letters)\n"
           "#   score 16, identity 8/8 (100.0%)\n"
           "\n"
-          "q1              1 ACGTTGCA          8\n"
-          "                  ||||||||\n"
-          "t1              1 ACGTTGCA          8\n"
+          "q1                 1 ACGTTGCA       8\n"
+          "                     ||||||||\n"
+          "t1                 1 ACGTTGCA       8\n"
           "\n"
           "# Block 1: query - (0 letters, after 8), target 9-13 (5 letters)\n"
           "#   score -3\n"
@@ -143,9 +143,9 @@ TEST_CASE("syntenic listing: parameters, the pair, each region with its ranges a
           "# Match 2: query 9-16 (8 letters), target 14-22 (9 letters)\n"
           "#   score 4, identity 7/9 (77.8%)\n"
           "\n"
-          "q1              9 CATG-GTCA         16\n"
-          "                  |.|| ||||\n"
-          "t1             14 CTTGAGTCA         22\n"
+          "q1                 9 CATG-GTCA      16\n"
+          "                     |.|| ||||\n"
+          "t1                14 CTTGAGTCA      22\n"
           "\n");
 }
 

@@ -76,7 +76,9 @@ TEST_CASE("pair: statistics and the alignment block with markup", "[writers]") {
   const std::string pair = f.write(io::PairFormat::pair);
   REQUIRE(pair.find("# Identity:   8/9 (88.9%)") != std::string::npos);
   REQUIRE(pair.find("# Gaps:       1/9 (11.1%)") != std::string::npos);
-  REQUIRE(pair.find("q1              3 ACGT-TGCA         10\n") != std::string::npos);
-  REQUIRE(pair.find("                  |||| ||||\n") != std::string::npos);
-  REQUIRE(pair.find("t1              3 ACGTATGCA         11\n") != std::string::npos);
+  // EMBOSS's columns: the name and the start in the first 20, the letters from column 22.
+  REQUIRE(pair.find("# Aligned_sequences: 2\n# 1: q1\n# 2: t1\n") != std::string::npos);
+  REQUIRE(pair.find("\nq1                 3 ACGT-TGCA      10\n") != std::string::npos);
+  REQUIRE(pair.find("\n                     |||| ||||\n") != std::string::npos);
+  REQUIRE(pair.find("\nt1                 3 ACGTATGCA      11\n") != std::string::npos);
 }

@@ -7,14 +7,27 @@
 namespace gdp::io {
 namespace {
 
-// NAME, padded to name_w, then FROM in 10 columns, S, and TO in 10 columns.
-void sequence_line(std::ostream& out, const std::string& name, std::size_t name_w, std::int64_t from,
-                   const std::string& s, std::int64_t to) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%10lld", static_cast<long long>(from));
-  out << name << std::string(name_w - name.size() + 1, ' ') << buf << ' ' << s;
-  std::snprintf(buf, sizeof buf, " %10lld", static_cast<long long>(to));
+// EMBOSS's columns, which Biopython's "emboss" reader needs: the name and
+// the first position in the first 20 columns (the position right-aligned
+// in `digits`, the name cut to leave a space before it), the letters from
+// column 22, then the last position.
+constexpr std::size_t kLead = 20;
+
+void sequence_line(std::ostream& out, const std::string& name, int digits, std::int64_t from, const std::string& s,
+                   std::int64_t to) {
+  const std::size_t name_w = kLead - 1 - static_cast<std::size_t>(digits);
+  const std::string shown = name.substr(0, name_w);
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%*lld", digits, static_cast<long long>(from));
+  out << shown << std::string(name_w - shown.size() + 1, ' ') << buf << ' ' << s;
+  std::snprintf(buf, sizeof buf, " %*lld", digits, static_cast<long long>(to));
   out << buf << '\n';
+}
+
+int digits_of(std::int64_t x) {
+  int d = 1;
+  while (x >= 10) x /= 10, ++d;
+  return d;
 }
 
 }  // namespace
@@ -35,15 +48,17 @@ void write_alignment_blocks(std::ostream& out, const AlignedColumns& c, const Sc
       mid += mark;
       i += q, j += t;
     }
-  const std::size_t name_w = std::clamp<std::size_t>(std::max(c.query.id.size(), c.target.id.size()), 6, 20);
+  // Seven digits as EMBOSS; more for longer sequences, the names shorter.
+  const int digits = std::min(16, std::max(7, digits_of(std::max(i, j))));
   std::int64_t qi = c.query_begin, tj = c.target_begin;
   for (std::size_t col = 0; col < top.size(); col += block_width) {
     const std::string qs = top.substr(col, block_width), ms = mid.substr(col, block_width), ts = bottom.substr(col, block_width);
     const std::int64_t qn = std::count_if(qs.begin(), qs.end(), [](char x) { return x != '-'; });
     const std::int64_t tn = std::count_if(ts.begin(), ts.end(), [](char x) { return x != '-'; });
-    sequence_line(out, c.query.id.substr(0, name_w), name_w, qi + 1, qs, qi + qn);
-    out << std::string(name_w + 1 + 10 + 1, ' ') << ms << '\n';
-    sequence_line(out, c.target.id.substr(0, name_w), name_w, tj + 1, ts, tj + tn);
+    // A line without letters gives the position before it twice, as EMBOSS does.
+    sequence_line(out, c.query.id, digits, qn ? qi + 1 : qi, qs, qi + qn);
+    out << std::string(kLead + 1, ' ') << ms << '\n';
+    sequence_line(out, c.target.id, digits, tn ? tj + 1 : tj, ts, tj + tn);
     out << '\n';
     qi += qn, tj += tn;
   }

@@ -2,7 +2,10 @@
 // An alignment as people read it, after EMBOSS's pair format: blocks of 60
 // columns, each a query line, a markup line ('|' identical, ':' positive
 // score, '.' other, ' ' gap) and a target line, each sequence line between
-// the 1-based positions of its first and last letters, then a blank line.
+// the 1-based positions of its first and last letters (a line without
+// letters: the position before it, twice), then a blank line;
+// in EMBOSS's columns (the letters from column 22), so that Biopython's
+// "emboss" reader takes it.
 // Shared by gpu-sw's pair format and gpu-syntenic's listing.
 #include <cstddef>
 #include <cstdint>

@@ -1,6 +1,8 @@
-// The "pair" format, after EMBOSS's: a header of parameters and statistics,
-// then the alignment in blocks of 60 columns with a markup line
-// ('|' identical, ':' similar (positive score), '.' other, ' ' gap).
+// The "pair" format, EMBOSS's (srspair, as needle and water write it, and
+// as Biopython's AlignIO "emboss" reader takes it): a header of parameters,
+// then for each pair its statistics and the alignment in blocks of 60
+// columns with a markup line ('|' identical, ':' similar (positive score),
+// '.' other, ' ' gap).
 #include "io/alignment_blocks.hpp"
 #include "io/writers.hpp"
 
@@ -25,10 +27,15 @@ class EmbossPairWriter : public PairWriter {
 
   void write(const PairResult& r) override {
     const auto& a = r.alignment;
+    // As EMBOSS writes it (Biopython's "emboss" reader needs Aligned_sequences, 1:, 2: and Length).
     out_ << "\n#=======================================\n"
-         << "# 1: " << r.query->id << " (" << r.query->residues.size() << ")\n"
-         << "# 2: " << r.target->id << " (" << r.target->residues.size() << ")\n";
+         << "#\n"
+         << "# Aligned_sequences: 2\n"
+         << "# 1: " << r.query->id << "\n"
+         << "# 2: " << r.target->id << "\n"
+         << "# Lengths:    " << r.query->residues.size() << ", " << r.target->residues.size() << "\n";
     if (a.cigar.empty()) {
+      if (a.empty()) out_ << "# Length:     0\n";  // an empty alignment, as water reports one
       out_ << "# Score:      " << a.score << "\n";
       if (!a.empty())
         out_ << "# End:        query " << a.query_end << ", target " << a.target_end << "\n";
@@ -43,8 +50,10 @@ class EmbossPairWriter : public PairWriter {
          << "# Similarity: " << fraction_text(st.similar, st.length) << "\n"
          << "# Gaps:       " << fraction_text(st.gaps, st.length) << "\n"
          << "# Score:      " << a.score << "\n"
+         << "#\n"
          << "#=======================================\n\n";
     write_blocks(r);
+    out_ << "\n#---------------------------------------\n";
   }
 
  private:
