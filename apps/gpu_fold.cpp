@@ -73,39 +73,36 @@ struct FoldOptions {
   bool no_gu = false, interact = false;
 };
 
-// Upper case A, C, G, U (T read as U); any other letter is an error naming
-// the file and line.
-std::string rna_of(const gdp::SequenceFile& file, std::size_t record) {
-  std::string s = file.records[record].residues;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    char& c = s[i];
-    if (c == 'T') c = 'U';
-    if (c != 'A' && c != 'C' && c != 'G' && c != 'U')
-      throw gdp::InputError(file.display_name(), file.line_of(record, i),
-                            "letter '" + std::string(1, c) + "' in '" + file.records[record].id +
-                                "' is not an RNA base (A, C, G, U; T is read as U" +
-                                (c == '&' ? "; SEQ1&SEQ2 records are for --interact)" : ")"));
-  }
-  return s;
-}
-
-// One strand of an --interact record: upper case A, C, G, U, N (T read as
-// U); any other letter is an error naming the file and line.
-std::string strand_of(const gdp::SequenceFile& file, std::size_t record, std::size_t from, std::size_t length,
-                      int which) {
-  const std::string& id = file.records[record].id;
-  if (length == 0)
-    throw gdp::InputError(file.display_name(), file.line_of(record, 0),
-                          "record '" + id + "': strand " + std::to_string(which) + " is empty");
+// Letters from .. from + length - 1 of a record as bases, upper case, T read
+// as U: A, C, G, U, and N where `with_n`; any other letter is an error
+// naming the file and line.
+std::string bases_of(const gdp::SequenceFile& file, std::size_t record, std::size_t from, std::size_t length,
+                     bool with_n) {
   std::string s = file.records[record].residues.substr(from, length);
   for (std::size_t i = 0; i < s.size(); ++i) {
     char& c = s[i];
     if (c == 'T') c = 'U';
-    if (c != 'A' && c != 'C' && c != 'G' && c != 'U' && c != 'N')
+    if (c != 'A' && c != 'C' && c != 'G' && c != 'U' && !(with_n && c == 'N'))
       throw gdp::InputError(file.display_name(), file.line_of(record, from + i),
-                            "letter '" + std::string(1, c) + "' in '" + id + "' is not an RNA base (A, C, G, U, N; T is read as U)");
+                            "letter '" + std::string(1, c) + "' in '" + file.records[record].id +
+                                "' is not an RNA base (A, C, G, U" + (with_n ? ", N" : "") + "; T is read as U" +
+                                (c == '&' && !with_n ? "; SEQ1&SEQ2 records are for --interact)" : ")"));
   }
   return s;
+}
+
+// A record to fold.
+std::string rna_of(const gdp::SequenceFile& file, std::size_t record) {
+  return bases_of(file, record, 0, file.records[record].residues.size(), false);
+}
+
+// One strand of an --interact record; an empty one is an error.
+std::string strand_of(const gdp::SequenceFile& file, std::size_t record, std::size_t from, std::size_t length,
+                      int which) {
+  if (length == 0)
+    throw gdp::InputError(file.display_name(), file.line_of(record, 0),
+                          "record '" + file.records[record].id + "': strand " + std::to_string(which) + " is empty");
+  return bases_of(file, record, from, length, true);
 }
 
 // An --interact record whose tables would not fit in the memory available
@@ -163,11 +160,13 @@ void run_interact(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   const gdp::io::InteractionFormat format = gdp::io::parse_interaction_format(o.format);
   const gdp::fold::InteractionWeights weights = gdp::fold::parse_interaction_weights(o.weights);
   if (o.no_gu) throw gdp::InputError("--no-gu is not for --interact (see --weights)");
-  // cpu1 is the oracle; cpu2 the products' form on one thread, omp2 on all.
-  const int threads = o.engine == "cpu1" || o.engine == "cpu2" ? 1 : common.thread_count();
-  const bool oracle = o.engine == "cpu1";
-  if (!o.engine.empty() && gdp::fold::parse_engine(o.engine) == gdp::fold::Engine::gpu)
+  // cpu1 is the oracle; cpu2 the products' form on one thread, omp2 (the
+  // default) on all.
+  const gdp::fold::Engine engine = o.engine.empty() ? gdp::fold::Engine::omp2 : gdp::fold::parse_engine(o.engine);
+  if (engine == gdp::fold::Engine::gpu)
     throw gdp::InputError("--interact has no GPU engine yet: use cpu1, cpu2 or omp2");
+  const bool oracle = engine == gdp::fold::Engine::cpu1;
+  const int threads = engine == gdp::fold::Engine::omp2 ? common.thread_count() : 1;
 
   gdp::TimingReport report;
   report.tool = tool;

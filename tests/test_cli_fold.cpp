@@ -24,6 +24,26 @@ class Sandbox : public gdp::test::TempDir {
   }
 };
 
+// Bad input: each case (its arguments, words its error line holds) is one
+// line on stderr, exit 2, and no output file.
+struct RefusedCase {
+  std::vector<std::string> args;
+  std::string words;
+};
+
+void check_refused(const Sandbox& box, const std::vector<RefusedCase>& cases) {
+  for (const RefusedCase& c : cases) {
+    std::vector<std::string> args = c.args;
+    args.insert(args.begin(), {"-o", box.path("out.txt")});
+    const auto r = box.run(args);
+    INFO(r.err);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Contains("gpu-fold: error: ") && Contains(c.words));
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    CHECK_FALSE(fs::exists(box.path("out.txt")));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("gpu-fold: every format of a structure worked by hand", "[cli][fold]") {
@@ -71,11 +91,7 @@ TEST_CASE("gpu-fold: bad input is one line, exit 2, and no output file", "[cli][
   const std::string bad = box.write("bad.fa", ">ok\nACGU\n>broken\nACGU\nACXU\n");
   const std::string empty = box.write("empty.fa", "");
   const std::string good = box.write("good.fa", ">g\nGGGAAAUCC\n");
-  struct Case {
-    std::vector<std::string> args;
-    std::string words;
-  };
-  const std::vector<Case> cases = {
+  const std::vector<RefusedCase> cases = {
       {{bad}, "bad.fa:5: letter 'X'"},
       {{empty}, "empty.fa"},
       {{box.path("missing.fa")}, "missing.fa"},
@@ -87,16 +103,7 @@ TEST_CASE("gpu-fold: bad input is one line, exit 2, and no output file", "[cli][
       {{"--tune", "rounds=0", good}, "--tune rounds=0: takes an integer from 1"},
       {{"--tune", "rounds", good}, "--tune takes key=value"},
   };
-  for (const Case& c : cases) {
-    std::vector<std::string> args = c.args;
-    args.insert(args.begin(), {"-o", box.path("out.txt")});
-    const auto r = box.run(args);
-    INFO(r.err);
-    CHECK(r.status == 2);
-    CHECK_THAT(r.err, Contains("gpu-fold: error: ") && Contains(c.words));
-    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-    CHECK_FALSE(fs::exists(box.path("out.txt")));
-  }
+  check_refused(box, cases);
 }
 
 TEST_CASE("gpu-fold --interact: two RNAs binding, every format, from one file or two", "[cli][fold][bpmax]") {
@@ -139,11 +146,7 @@ TEST_CASE("gpu-fold --interact: bad input is one line, exit 2, and no output fil
   const std::string good = box.write("good.fa", ">g\nGGGAAACCC&GGGUUUCCC\n");
   const std::string three = box.write("three.fa", ">a\nACGU\n>b\nACGU\n>c\nACGU\n");
   const std::string huge = box.write("huge.fa", ">h\n" + std::string(200000, 'A') + "&" + std::string(200000, 'U') + "\n");
-  struct Case {
-    std::vector<std::string> args;
-    std::string words;
-  };
-  const std::vector<Case> cases = {
+  const std::vector<RefusedCase> cases = {
       {{"--interact", no_amp}, "noamp.fa:4: record 'single' must hold two strands as SEQ1&SEQ2"},
       {{"--interact", two_amp}, "twoamp.fa:2: record 't' must hold two strands"},
       {{"--interact", empty_strand}, "emptystrand.fa:2: record 'e': strand 2 is empty"},
@@ -159,16 +162,7 @@ TEST_CASE("gpu-fold --interact: bad input is one line, exit 2, and no output fil
       {{good}, "good.fa:2: letter '&' in 'g' is not an RNA base (A, C, G, U; T is read as U; SEQ1&SEQ2 records are for --interact)"},
       {{good, good}, "two inputs are for --interact"},
   };
-  for (const Case& c : cases) {
-    std::vector<std::string> args = c.args;
-    args.insert(args.begin(), {"-o", box.path("out.txt")});
-    const auto r = box.run(args);
-    INFO(r.err);
-    CHECK(r.status == 2);
-    CHECK_THAT(r.err, Contains("gpu-fold: error: ") && Contains(c.words));
-    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
-    CHECK_FALSE(fs::exists(box.path("out.txt")));
-  }
+  check_refused(box, cases);
 }
 
 TEST_CASE("gpu-fold: --tune sets the GPU engine's knobs and leaves the structures as they are", "[cli][fold]") {

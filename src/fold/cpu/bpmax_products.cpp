@@ -104,7 +104,7 @@ void fill_matrix(const Strands& s, MatrixF& t, long long i1, long long j1, std::
       }
       row[j2] = v;
       // F(i1, j1, i2, j2) + S2(j2+1, j') for every j' > j2.
-      if (j2 + 1 < n) max_plus_sweep(acc.data(), v, &s.s2.s[static_cast<std::size_t>((j2 + 1) * n)], j2 + 1, n);
+      if (j2 + 1 < n) max_plus_sweep(acc.data(), v, s.s2.row(j2 + 1), j2 + 1, n);
     }
   }
 }

@@ -33,6 +33,7 @@ struct SingleTable {
   long long n = 0;
   std::vector<int> s;
   int operator()(long long i, long long j) const { return s[static_cast<std::size_t>(i * n + j)]; }
+  const int* row(long long i) const { return s.data() + i * n; }  // S(i, .)
 };
 
 inline SingleTable fill_single(const std::vector<std::uint8_t>& b, const PairWeights& w) {
