@@ -218,6 +218,9 @@ void run_interact(const FoldOptions& o, const gdp::app::CommonOptions& common) {
           throw gdp::InputError("record '" + r.id + "': " + e.what());
         }
         gpu.fill_seconds += one.fill_seconds;
+        gpu.product_seconds += one.product_seconds;
+        gpu.finish_seconds += one.finish_seconds;
+        gpu.product_terms += one.product_terms;
         gpu.trace_seconds += one.trace_seconds;
       }
     } else {
@@ -228,8 +231,11 @@ void run_interact(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   }
   report.add_phase("compute", timer.seconds());
   if (on_gpu) {
-    report.gpu.push_back({"fill_seconds", gpu.fill_seconds});    // device time, part of compute
-    report.gpu.push_back({"trace_seconds", gpu.trace_seconds});  // with the tiles it copied, part of compute
+    report.gpu.push_back({"fill_seconds", gpu.fill_seconds});        // device time, part of compute
+    report.gpu.push_back({"product_seconds", gpu.product_seconds});  // of fill: the max-plus products
+    report.gpu.push_back({"finish_seconds", gpu.finish_seconds});    // of fill: the blocks' anti-diagonals
+    report.gpu.push_back({"product_terms", gpu.product_terms});      // max-plus terms the products computed
+    report.gpu.push_back({"trace_seconds", gpu.trace_seconds});      // with the tiles it copied, part of compute
   }
 
   timer.restart();

@@ -60,7 +60,10 @@ double interaction_gpu_bytes(long long m, long long n);
 
 // Where the GPU engine's time went.
 struct InteractionTiming {
-  double fill_seconds = 0;   // the tables, device time
+  double fill_seconds = 0;     // the tables, device time, of which:
+  double product_seconds = 0;  //   the max-plus products of 128 x 128 blocks
+  double finish_seconds = 0;   //   the blocks' anti-diagonals
+  double product_terms = 0;    // the max-plus terms the products computed
   double trace_seconds = 0;  // the traceback, with the tiles it copied
   double total_seconds = 0;  // all of it, the host's S tables and transfers included
   long long traced_tiles = 0;  // 128 x 128 tiles of F the traceback copied

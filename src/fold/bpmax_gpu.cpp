@@ -61,7 +61,11 @@ Interaction on_device(std::string_view one, std::string_view two, const PairWeig
   const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const Strands s(one, two, weights, bpmax_cpu::SingleFill::diagonals, threads);
   const BpmaxDeviceTables tables(s, device);
-  timing.fill_seconds = tables.fill_seconds();
+  const BpmaxFillTiming& fill = tables.timing();
+  timing.fill_seconds = fill.fill_seconds;
+  timing.product_seconds = fill.product_seconds;
+  timing.finish_seconds = fill.finish_seconds;
+  timing.product_terms = fill.product_terms;
   Timer trace;
   const TileCache f(tables, m, n);
   Interaction out = bpmax_cpu::result_of(s, f);

@@ -16,7 +16,7 @@ struct BpmaxDeviceTables::Impl {
   DeviceTables t;
   cuda::DeviceArray<int> f, s2, s1;
   cuda::DeviceArray<std::uint8_t> a, b;
-  double fill_seconds = 0;
+  BpmaxFillTiming timing;
 };
 
 namespace {
@@ -35,6 +35,35 @@ int product_splits(long long tiles, long long segments, long long device_blocks)
   const long long wanted = (2 * device_blocks + tiles - 1) / tiles;
   return static_cast<int>(std::clamp(std::min(wanted, segments / 2), 1LL, 1024LL));
 }
+
+// Device time of the launches between start() and stop(), summed over
+// every such pair once the device has finished them.
+class PhaseTime {
+ public:
+  ~PhaseTime() {
+    for (cudaEvent_t e : events_) cudaEventDestroy(e);
+  }
+  void start() { record(); }
+  void stop() { record(); }
+  double seconds() {
+    double total = 0;
+    for (std::size_t x = 0; x + 1 < events_.size(); x += 2) {
+      float ms = 0;
+      cuda::check(cudaEventElapsedTime(&ms, events_[x], events_[x + 1]), "cudaEventElapsedTime");
+      total += ms / 1000.0;
+    }
+    return total;
+  }
+
+ private:
+  void record() {
+    cudaEvent_t e{};
+    cuda::check(cudaEventCreate(&e), "cudaEventCreate");
+    events_.push_back(e);
+    cuda::check(cudaEventRecord(e), "cudaEventRecord");
+  }
+  std::vector<cudaEvent_t> events_;
+};
 
 template <class T>
 void upload(cuda::DeviceArray<T>& to, const std::vector<T>& from) {
@@ -83,30 +112,43 @@ BpmaxDeviceTables::BpmaxDeviceTables(const bpmax_cpu::Strands& s, int device) : 
   cuda::check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
   const long long device_blocks = 2LL * prop.multiProcessorCount;  // the product kernel runs two blocks an SM
 
+  // The products' terms: block products of kB^3, every segment of every tile.
+  const double block_terms = static_cast<double>(kB) * kB * kB;
   cuda::KernelTimer timer;
+  PhaseTime product_time, finish_time;
   timer.start();
   for (int d1 = 0; d1 < m; ++d1) {
     const int count = static_cast<int>(m - d1);
     Shorter shorter{t, d1, count};
     const long long tiles = count * nb * (nb + 1) / 2;
     shorter.splits = product_splits(tiles, d1 * nb, device_blocks);
+    product_time.start();
     launch_products(shorter, tiles * shorter.splits);
+    product_time.stop();
+    x.timing.product_terms += block_terms * count * d1 * static_cast<double>(nb * (nb + 1) * (nb + 2) / 6);
     for (int d = 0; d < nb; ++d) {
       if (d >= 1) {
         Close close{t, d1, count, d};
         close.splits = product_splits(count * (nb - d), 2 * d, device_blocks);
+        product_time.start();
         launch_products(close, count * (nb - d) * close.splits);
+        product_time.stop();
+        x.timing.product_terms += block_terms * count * static_cast<double>((nb - d) * 2 * d);
       }
+      finish_time.start();
       close_blocks<<<static_cast<unsigned>(count * (nb - d)), kCloseThreads, sizeof(CloseShared)>>>(t, d1, count, d);
       cuda::check(cudaGetLastError(), "bpmax close_blocks");
+      finish_time.stop();
     }
   }
-  x.fill_seconds = timer.stop_seconds();
+  x.timing.fill_seconds = timer.stop_seconds();
+  x.timing.product_seconds = product_time.seconds();
+  x.timing.finish_seconds = finish_time.seconds();
 }
 
 BpmaxDeviceTables::~BpmaxDeviceTables() = default;
 
-double BpmaxDeviceTables::fill_seconds() const { return impl_->fill_seconds; }
+const BpmaxFillTiming& BpmaxDeviceTables::timing() const { return impl_->timing; }
 
 void BpmaxDeviceTables::copy_tile(long long i1, long long j1, long long I, long long J, int* to) const {
   const DeviceTables& t = impl_->t;

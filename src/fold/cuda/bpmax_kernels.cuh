@@ -240,9 +240,11 @@ struct CloseShared {
 // Step 2's finish for the diagonal of blocks d: block x of the grid
 // finishes block (x / count, x / count + d) of matrix x % count by
 // anti-diagonals (each cell reads cells left of it in its row and below it
-// in its column). Two threads a row r: one takes the splits along the
-// row, the other those along the column, and the first the rest.
-constexpr int kCloseThreads = 2 * kB;
+// in its column). Four threads a row r, so that each step is short: two
+// take halves of the splits along the row, two halves of those along the
+// column, and the first the rest.
+constexpr int kRowThreads = 4;
+constexpr int kCloseThreads = kRowThreads * kB;
 
 __global__ void __launch_bounds__(kCloseThreads) close_blocks(DeviceTables t, int d1, int count, int d) {
   extern __shared__ __align__(16) unsigned char close_shared[];
@@ -265,8 +267,8 @@ __global__ void __launch_bounds__(kCloseThreads) close_blocks(DeviceTables t, in
     }
     sh.col_bases[tid] = t.b[j0 + tid];
   }
-  const int r = tid / 2, half = tid % 2;
-  const unsigned pair_lanes = 3u << (tid % 32 / 2 * 2);
+  const int r = tid / kRowThreads, part = tid % kRowThreads;
+  const unsigned row_lanes = 0xfu << (tid % 32 / kRowThreads * kRowThreads);
   const std::uint8_t row_base = t.b[i0 + r];
   const int inter = pair_weight(t.w, t.a[i1], row_base);
   __syncthreads();
@@ -277,19 +279,24 @@ __global__ void __launch_bounds__(kCloseThreads) close_blocks(DeviceTables t, in
       const long long i2 = i0 + r, j2 = j0 + c;
       const bool inter_cell = d1 == 0 && i2 == j2;  // the pair between the strands, the only candidate
       int split = kNeg;
-      if (!inter_cell && half == 0) {
-        // F(i2, k2) + S2(k2+1, j2), k2 in block J, left of j2.
+      if (!inter_cell && part < 2) {
+        // F(i2, k2) + S2(k2+1, j2), k2 in block J, left of j2: local k from..c-1, halved.
+        const int from = d == 0 ? r : 0, mid = (from + c) / 2;
+        const int k_to = part == 0 ? mid : c;
 #pragma unroll 4
-        for (int k = d == 0 ? r : 0; k < c; ++k) split = max(split, sh.cur[r][k] + sh.s2_cols[k + 1][c]);
+        for (int k = part == 0 ? from : mid; k < k_to; ++k) split = max(split, sh.cur[r][k] + sh.s2_cols[k + 1][c]);
       } else if (!inter_cell) {
-        // S2(i2, k2) + F(k2+1, j2), k2 in block I (F's row past the block's last: next_row).
-        const int k_end = d == 0 ? c : kB - 1;
+        // S2(i2, k2) + F(k2+1, j2), k2 in block I: local k r..k_end-1, halved; F's row past the
+        // block's last is next_row.
+        const int k_end = d == 0 ? c : kB - 1, mid = (r + k_end) / 2;
+        const int k_to = part == 2 ? mid : k_end;
 #pragma unroll 4
-        for (int k = r; k < k_end; ++k) split = max(split, sh.s2_rows[r][k] + sh.cur[k + 1][c]);
-        if (d >= 1) split = max(split, sh.s2_rows[r][kB - 1] + sh.next_row[c]);
+        for (int k = part == 2 ? r : mid; k < k_to; ++k) split = max(split, sh.s2_rows[r][k] + sh.cur[k + 1][c]);
+        if (d >= 1 && part == 3) split = max(split, sh.s2_rows[r][kB - 1] + sh.next_row[c]);
       }
-      split = max(split, __shfl_xor_sync(pair_lanes, split, 1));
-      if (half == 0) {
+      split = max(split, __shfl_xor_sync(row_lanes, split, 1));
+      split = max(split, __shfl_xor_sync(row_lanes, split, 2));
+      if (part == 0) {
         int v = inter;
         if (!inter_cell) {
           v = max(sh.cur[r][c], split);
