@@ -23,7 +23,8 @@
 // reach) cells hold kNeg, so that a product term that would pair a real
 // cell with one that is not adds nothing: the products need no masks.
 // The candidates are those of bpmax_recurrence.hpp (for_each_candidate),
-// so every cell equals the oracle's (tests/test_bpmax_gpu.cpp).
+// so every cell is the oracle's: tests/test_bpmax_gpu.cpp checks the
+// scores and the structures traced through the cells.
 #include <cstdint>
 
 #include "fold/bpmax_recurrence.hpp"
