@@ -2,6 +2,7 @@
 // the GPU (the blocked algorithm for long records, many short records a
 // launch) and the CPU engines (CPU1, CPU2, OMP2); with --interact, the
 // joint structure of two RNAs by BPMax.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -51,10 +52,13 @@ least). Each record holds both strands as SEQ1&SEQ2 (RNAcofold's input),
 or two files give record i of one with record i of the other. Formats:
 dotbracket ('(' ')' within a strand, '[' on strand 1 with ']' on strand
 2), pairs (1-based positions on each strand and the kind: inter, intra1,
-intra2), tsv, json. It runs on the CPU threads (about m^2 n^2 / 2 cells
-of memory and m^3 n^3 / 36 steps for strands of m and n bases): --engine
-cpu1 is the oracle, cpu2 the max-plus products' form on one thread, omp2
-(the default) cpu2 on --threads.
+intra2), tsv, json. It takes m^3 n^3 / 36 steps and about 2 m^2 n^2
+bytes for strands of m <= n bases (the shorter strand goes first; among
+structures of the best score, the one printed may differ from the
+oracle's when strand 1 is the longer). Where a GPU is found it runs
+there (the max-plus products of 128 x 128 blocks, in the GPU's memory);
+else, or with --cpu, on the CPU threads: --engine cpu1 is the oracle,
+cpu2 the products' form on one thread, omp2 (the default) on --threads.
 
 Examples:
   gpu-fold rna.fa                         # dot-bracket, one record after another
@@ -105,27 +109,41 @@ std::string strand_of(const gdp::SequenceFile& file, std::size_t record, std::si
   return bases_of(file, record, from, length, true);
 }
 
-// An --interact record whose tables would not fit in the memory available
-// is an error naming its file and line, and what would fit.
+// Where --interact's tables go: host memory for the CPU engines (the
+// oracle's larger), the GPU's for its engine.
+struct TableMemory {
+  bool gpu = false, oracle = false;
+  double gpu_bytes = 0;  // the device's memory
+};
+
+// An --interact record whose tables would not fit is an error naming its
+// file and line, and what would fit.
 void check_interaction_memory(const gdp::io::InteractionRecord& r, const gdp::SequenceFile& file, std::size_t record,
-                              bool oracle) {
-  const double available = static_cast<double>(gdp::available_memory_bytes());
+                              const TableMemory& where) {
+  const double available = where.gpu ? where.gpu_bytes : static_cast<double>(gdp::available_memory_bytes());
   const auto m = static_cast<long long>(r.strand1.size()), n = static_cast<long long>(r.strand2.size());
-  const double need = gdp::fold::interaction_bytes(m, n, oracle);
+  const double need = where.gpu ? gdp::fold::interaction_gpu_bytes(m, n) : gdp::fold::interaction_bytes(m, n, where.oracle);
   if (available <= 0 || need <= available) return;
-  const auto each = static_cast<long long>(std::pow(available / (oracle ? 4.0 : 2.0), 0.25));  // about m^2 n^2 cells
-  char sizes[128];
-  std::snprintf(sizes, sizeof sizes, "%.3g GB for the CPU engine's tables, and %.3g GB are available", need / 1e9,
-                available / 1e9);
+  // About 2 s^2 l^2 bytes for strands of s <= l bases (the oracle twice that).
+  const double per = where.oracle ? 4.0 : 2.0;
+  const auto each = static_cast<long long>(std::pow(available / per, 0.25));
+  const double shorter = static_cast<double>(std::min(m, n));
+  const auto longer = static_cast<long long>(std::sqrt(available / (per * shorter * shorter)));
+  char sizes[160];
+  std::snprintf(sizes, sizeof sizes, "%.3g GB for %s, and %.3g GB %s", need / 1e9,
+                where.gpu ? "the GPU engine's tables" : "the CPU engine's tables", available / 1e9,
+                where.gpu ? "the GPU has" : "are available");
   throw gdp::InputError(file.display_name(), file.line_of(record, 0),
                         "record '" + r.id + "': strands of " + std::to_string(m) + " and " + std::to_string(n) +
                             " bases need about " + sizes + ": two strands of up to " + std::to_string(each) +
-                            " bases each would fit");
+                            " bases each would fit, or with the shorter one, a longer one of up to about " +
+                            std::to_string(longer));
 }
 
 // The records of --interact: SEQ1&SEQ2 records from one file, or record i
 // of the first file with record i of the second.
-std::vector<gdp::io::InteractionRecord> interaction_records(const std::vector<std::string>& inputs, bool oracle) {
+std::vector<gdp::io::InteractionRecord> interaction_records(const std::vector<std::string>& inputs,
+                                                            const TableMemory& where) {
   std::vector<gdp::io::InteractionRecord> out;
   if (inputs.size() == 1) {
     const gdp::SequenceFile file = gdp::read_sequences(inputs[0], gdp::PlainLines::records, gdp::Ampersand::keep);
@@ -137,7 +155,7 @@ std::vector<gdp::io::InteractionRecord> interaction_records(const std::vector<st
                               "record '" + rec.id + "' must hold two strands as SEQ1&SEQ2 (one '&'), or give two files");
       out.push_back({rec.id, rec.description, strand_of(file, r, 0, amp, 1),
                      strand_of(file, r, amp + 1, rec.residues.size() - amp - 1, 2)});
-      check_interaction_memory(out.back(), file, r, oracle);
+      check_interaction_memory(out.back(), file, r, where);
     }
     return out;
   }
@@ -151,7 +169,7 @@ std::vector<gdp::io::InteractionRecord> interaction_records(const std::vector<st
     out.push_back({one.records[r].id + '&' + two.records[r].id, one.records[r].description,
                    strand_of(one, r, 0, one.records[r].residues.size(), 1),
                    strand_of(two, r, 0, two.records[r].residues.size(), 2)});
-    check_interaction_memory(out.back(), one, r, oracle);
+    check_interaction_memory(out.back(), one, r, where);
   }
   return out;
 }
@@ -160,30 +178,65 @@ void run_interact(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   const gdp::io::InteractionFormat format = gdp::io::parse_interaction_format(o.format);
   const gdp::fold::InteractionWeights weights = gdp::fold::parse_interaction_weights(o.weights);
   if (o.no_gu) throw gdp::InputError("--no-gu is not for --interact (see --weights)");
-  // cpu1 is the oracle; cpu2 the products' form on one thread, omp2 (the
-  // default) on all.
-  const gdp::fold::Engine engine = o.engine.empty() ? gdp::fold::Engine::omp2 : gdp::fold::parse_engine(o.engine);
-  if (engine == gdp::fold::Engine::gpu)
-    throw gdp::InputError("--interact has no GPU engine yet: use cpu1, cpu2 or omp2");
-  const bool oracle = engine == gdp::fold::Engine::cpu1;
+  // cpu1 is the oracle; cpu2 the products' form on one thread, omp2 on
+  // all; gpu the default where a GPU is found, else omp2.
+  const auto choice = gdp::choose_device(common.cpu, common.device);
+  const gdp::fold::Engine engine = !o.engine.empty() ? gdp::fold::parse_engine(o.engine)
+                                   : choice.use_gpu   ? gdp::fold::Engine::gpu
+                                                      : gdp::fold::Engine::omp2;
+  if (engine == gdp::fold::Engine::gpu && !choice.use_gpu) {
+    const std::string why = !gdp::have_cuda ? gdp::no_cuda_message : choice.reason;
+    throw gdp::InputError("--engine gpu needs a GPU" + (why.empty() ? std::string() : ": " + why));
+  }
+  if (!choice.use_gpu && !choice.reason.empty()) spdlog::info("{}", choice.reason);
+  const bool on_gpu = engine == gdp::fold::Engine::gpu, oracle = engine == gdp::fold::Engine::cpu1;
   const int threads = engine == gdp::fold::Engine::omp2 ? common.thread_count() : 1;
 
   gdp::TimingReport report;
   report.tool = tool;
   gdp::Timer timer;
-  const std::vector<gdp::io::InteractionRecord> records = interaction_records(o.inputs, oracle);
+  const TableMemory where{on_gpu, oracle, on_gpu ? static_cast<double>(choice.gpu.memory_bytes) : 0.0};
+  const std::vector<gdp::io::InteractionRecord> records = interaction_records(o.inputs, where);
   report.add_phase("read", timer.seconds());
-  if (!common.cpu && gdp::have_cuda) spdlog::info("--interact runs on the CPU: its GPU engine is not built yet");
+  if (on_gpu) {
+    timer.restart();
+    gdp::start_gpu(choice.gpu.id);
+    report.add_phase("gpu-init", timer.seconds());
+  }
 
   timer.restart();
   std::vector<gdp::fold::Interaction> results;
+  gdp::fold::InteractionTiming gpu;
   double cells = 0;
   for (const gdp::io::InteractionRecord& r : records) {
-    results.push_back(oracle ? gdp::fold::interact_oracle(r.strand1, r.strand2, weights.pairs)
-                             : gdp::fold::interact_products(r.strand1, r.strand2, weights.pairs, threads));
+    if (on_gpu) {
+      if constexpr (gdp::have_cuda) {
+        gdp::fold::InteractionTiming one;
+        try {
+          results.push_back(gdp::fold::interact_gpu(r.strand1, r.strand2, weights.pairs, choice.gpu.id, &one));
+        } catch (const gdp::InputError& e) {  // more than the device has free
+          throw gdp::InputError("record '" + r.id + "': " + e.what());
+        }
+        gpu.fill_seconds += one.fill_seconds;
+        gpu.product_seconds += one.product_seconds;
+        gpu.finish_seconds += one.finish_seconds;
+        gpu.product_terms += one.product_terms;
+        gpu.trace_seconds += one.trace_seconds;
+      }
+    } else {
+      results.push_back(oracle ? gdp::fold::interact_oracle(r.strand1, r.strand2, weights.pairs)
+                               : gdp::fold::interact_products(r.strand1, r.strand2, weights.pairs, threads));
+    }
     cells += static_cast<double>(r.strand1.size() * r.strand1.size()) * static_cast<double>(r.strand2.size() * r.strand2.size()) / 4;
   }
   report.add_phase("compute", timer.seconds());
+  if (on_gpu) {
+    report.gpu.push_back({"fill_seconds", gpu.fill_seconds});        // device time, part of compute
+    report.gpu.push_back({"product_seconds", gpu.product_seconds});  // of fill: the max-plus products
+    report.gpu.push_back({"finish_seconds", gpu.finish_seconds});    // of fill: the blocks' anti-diagonals
+    report.gpu.push_back({"product_terms", gpu.product_terms});      // max-plus terms the products computed
+    report.gpu.push_back({"trace_seconds", gpu.trace_seconds});      // with the tiles it copied, part of compute
+  }
 
   timer.restart();
   gdp::OutputFile out(common.output);
@@ -194,8 +247,8 @@ void run_interact(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   report.add_phase("write", timer.seconds());
 
   if (!common.report.empty()) {
-    report.backend = oracle ? "cpu1" : threads > 1 ? "omp2" : "cpu2";
-    report.device = gdp::cpu_name();
+    report.backend = std::string(gdp::fold::to_string(engine));
+    report.device = on_gpu ? choice.gpu.name : gdp::cpu_name();
     report.threads = threads;
     report.inputs = {{"records", static_cast<double>(records.size())}};
     report.work = cells;

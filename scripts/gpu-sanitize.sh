@@ -6,9 +6,11 @@
 # traceback; gpu-syntenic's score kernel at both widths, through a ring of
 # two slots and with the target in pieces, and its chunked traceback;
 # gpu-align3's chunked pass over the cube and its three-phase traceback
-# (the traced pass and the walk back). Each input is just over the
-# engines' 2^24 cells, below which they run on the CPU, and each run's
-# timing report must show a GPU pass. Fails if any run reports anything or
+# (the traced pass and the walk back); gpu-fold --interact's BPMax kernels
+# (the products, split and whole, and the finish by anti-diagonals) on a
+# pair of 2 x 130 bases, two blocks of strand 2. Each gpu-sw, gpu-syntenic
+# and gpu-align3 input is just over the engines' 2^24 cells, below which
+# they run on the CPU, and each run's timing report must show a GPU pass. Fails if any run reports anything or
 # ran no kernel. On the GPU machine, after scripts/gpu-test.sh --build-only
 # (or give the build folder).
 # Usage: scripts/gpu-sanitize.sh [build-dir]
@@ -32,13 +34,16 @@ gen=scripts/bench/make_fasta.py
 "$gen" random --alphabet dna --length 271 --seed 8 --name x > "$work/trio271.fa"
 "$gen" mutate --input "$work/trio271.fa" --rate 0.1 --seed 9 --name y >> "$work/trio271.fa"
 "$gen" random --alphabet dna --length 300 --seed 10 --name z >> "$work/trio271.fa"
+printf '>duplex\nGC&%s\n' "$("$gen" random --alphabet rna --length 130 --seed 11 --name s | grep -v '>' | tr -d '\n')" \
+  > "$work/duplex.fa"
 failed=0
+ran='"passes": [1-9]'  # what the timing report shows when the GPU ran
 san() {  # tool, then the command (which writes its timing report to $work/r.json)
   local tool=$1
   shift
   rm -f "$work/r.json"
   if compute-sanitizer --tool "$tool" --error-exitcode 9 "$@" > "$work/out" 2>&1; then
-    if ! grep -q '"passes": [1-9]' "$work/r.json" 2>/dev/null; then
+    if ! grep -qE "$ran" "$work/r.json" 2>/dev/null; then
       echo "FAILED $tool: no GPU pass ran: $*"
       failed=1
       return
@@ -69,6 +74,9 @@ for tool in memcheck racecheck synccheck initcheck; do
   san "$tool" "$build/gpu-align3" -q --score-only --format tsv --report "$work/r.json" "$work/trio.fa"
   san "$tool" "$build/gpu-align3" -q --format tsv --report "$work/r.json" "$work/trio.fa"
   san "$tool" "$build/gpu-align3" -q --format tsv --report "$work/r.json" "$work/trio271.fa"
+  ran='"backend": "gpu"'
+  san "$tool" "$build/gpu-fold" -q --interact --report "$work/r.json" "$work/duplex.fa"
+  ran='"passes": [1-9]'
 done
 rm -rf "$work"
 exit $failed

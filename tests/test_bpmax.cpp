@@ -15,6 +15,7 @@
 
 #include "core/error.hpp"
 #include "fold/bpmax.hpp"
+#include "fold/cpu/bpmax_tables.hpp"
 
 using namespace gdp;
 
@@ -204,6 +205,37 @@ TEST_CASE("bpmax: weights parse to the smallest unit and scores print back exact
     CHECK_THROWS_AS(fold::parse_interaction_weights(bad), InputError);
 }
 
+TEST_CASE("bpmax: strands swapped score the same; a swapped structure maps back to one of the same weight", "[bpmax]") {
+  std::mt19937 rng(77);
+  const fold::PairWeights w;
+  for (int trial = 0; trial < 40; ++trial) {
+    const std::string a = random_rna(rng, 1 + rng() % 10, trial % 4 == 0), b = random_rna(rng, 1 + rng() % 6, false);
+    INFO(a << "&" << b);
+    const fold::Interaction direct = fold::interact_oracle(a, b, w);
+    REQUIRE(fold::interact_oracle(b, a, w).score == direct.score);
+    const fold::Interaction mapped = fold::bpmax_cpu::shorter_strand_first(
+        a, b, [&](std::string_view one, std::string_view two) { return fold::interact_oracle(one, two, w); });
+    CHECK(mapped.score == direct.score);
+    CHECK(fold::structure_weight(a, b, mapped.pairs, w) == direct.score);
+    CHECK(mapped.structure.size() == a.size() + b.size() + 1);
+    CHECK(mapped.structure[a.size()] == '&');
+  }
+}
+
+TEST_CASE("bpmax: S by diagonals on threads equals S cell by cell", "[bpmax]") {
+  std::mt19937 rng(5);
+  for (const std::size_t n : {1, 2, 4, 5, 6, 17, 64, 200, 600}) {
+    for (const fold::PairWeights w : {fold::PairWeights{}, fold::PairWeights{1, 1, 1}}) {
+      const std::string s = random_rna(rng, n, n % 2 == 0);
+      const fold::bpmax_cpu::Strands cells(s, s, w, fold::bpmax_cpu::SingleFill::cells),
+          rows(s, s, w, fold::bpmax_cpu::SingleFill::diagonals, 3);
+      INFO(s);
+      CHECK(rows.s1.s == cells.s1.s);
+      CHECK(rows.s2.s == cells.s2.s);
+    }
+  }
+}
+
 TEST_CASE("bpmax: the products' form gives the oracle's score and structure, on one thread and several", "[bpmax]") {
   std::mt19937 rng(2021);
   const std::vector<std::pair<std::size_t, std::size_t>> shapes = {{1, 1}, {1, 2}, {2, 1}, {4, 5}, {5, 4}, {5, 5},
@@ -214,7 +246,10 @@ TEST_CASE("bpmax: the products' form gives the oracle's score and structure, on 
                               : std::pair<std::size_t, std::size_t>{1 + rng() % 12, 1 + rng() % 30};
     const std::string a = random_rna(rng, la, trial % 4 == 0), b = random_rna(rng, lb, trial % 5 == 0);
     const fold::PairWeights w = trial % 3 == 0 ? fold::PairWeights{1, 1, 1} : fold::PairWeights{};
-    const fold::Interaction oracle = fold::interact_oracle(a, b, w);
+    // The products' form puts the shorter strand first: the oracle on the
+    // strands in that order.
+    const fold::Interaction oracle = fold::bpmax_cpu::shorter_strand_first(
+        a, b, [&](std::string_view one, std::string_view two) { return fold::interact_oracle(one, two, w); });
     INFO(a << "&" << b);
     for (const int threads : {1, 3}) {
       const fold::Interaction products = fold::interact_products(a, b, w, threads);

@@ -156,13 +156,29 @@ TEST_CASE("gpu-fold --interact: bad input is one line, exit 2, and no output fil
       {{"--interact", "--format", "bpseq", good}, "unknown format 'bpseq' (use dotbracket, pairs, tsv or json)"},
       {{"--interact", "--weights", "3,1", good}, "--weights takes GC,AU,GU"},
       {{"--interact", "--no-gu", good}, "--no-gu is not for --interact"},
-      {{"--interact", "--engine", "gpu", good}, "--interact has no GPU engine yet"},
+      {{"--interact", "--engine", "gpu", good}, "--engine gpu needs a GPU"},  // with --cpu
       {{"--interact", "--engine", "cpu9", good}, "unknown engine"},
       {{"--interact", huge}, "huge.fa:2: record 'h': strands of 200000 and 200000 bases need about"},
       {{good}, "good.fa:2: letter '&' in 'g' is not an RNA base (A, C, G, U; T is read as U; SEQ1&SEQ2 records are for --interact)"},
       {{good, good}, "two inputs are for --interact"},
   };
   check_refused(box, cases);
+}
+
+TEST_CASE("gpu-fold --interact on the GPU: what --cpu gives, in every format, the report naming it", "[cli][fold][bpmax][gpu]") {
+  if (gdp::test::skip_without_gpu()) return;
+  Sandbox box;
+  const std::string pairs = box.write(
+      "pairs.fa", ">x one\nACGU&ACGU\n>y\nGGGAAACCC&GGGTTTCCC\n>z\nCGCGCTGGATAAATATAGGACCAGGAAT&GCTCGGATAGAGCTAGGAGAAATCGCGCCGCTAGA\n"
+                  ">long\n" + std::string(40, 'G') + "AAAA" + std::string(150, 'C') + "&" + std::string(7, 'G') + "UUUCCCAAGG\n");
+  for (const std::string format : {"dotbracket", "pairs", "tsv", "json"}) {
+    const auto gpu = gdp::test::run_program(GPU_FOLD_EXE, {"--interact", "--format", format, "--report", box.path("r.json"), pairs},
+                                            box.dir());
+    INFO(gpu.err);
+    REQUIRE(gpu.status == 0);
+    CHECK(gpu.out == box.run({"--interact", "--format", format, pairs}).out);
+    CHECK_THAT(box.read("r.json"), Contains("\"backend\": \"gpu\"") && Contains("fill_seconds"));
+  }
 }
 
 TEST_CASE("gpu-fold: --tune sets the GPU engine's knobs and leaves the structures as they are", "[cli][fold]") {

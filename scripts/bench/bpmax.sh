@@ -2,7 +2,12 @@
 # gpu-fold --interact (BPMax, issue 18): random RNA pairs (strand 1 of M,
 # strand 2 of N bases) by the oracle (cpu1, one thread; skipped past
 # ORACLE_TERMS terms, default 2e9), the products' form on one thread (cpu2)
-# and on all threads (omp2); the threads' scaling of omp2 at the last size. Work is counted as the double
+# and on all threads (omp2) (both skipped past CPU_TERMS, default 2e11),
+# and the GPU engine where nvidia-smi finds a GPU (its fill, of which its
+# max-plus products and the blocks' anti-diagonals, and traceback times;
+# the products' rate over the terms they computed, beside the 16.1 T/s
+# int32 max-plus ceiling; the device memory its tables take); the threads' scaling of
+# omp2 at the last size the CPU ran. Work is counted as the double
 # reduction's terms, about M^3 N^3 / 36.
 # Prints Markdown tables for bench/RESULTS.md.
 # Usage: scripts/bench/bpmax.sh [build-dir] [MxN ...]   (default 8x100 16x160 16x400)
@@ -25,32 +30,49 @@ make_pair() {  # M N: one record SEQ1&SEQ2 of random RNA
   two=$("$gen" random --alphabet rna --length "$n" --seed "$((n + 1))" --name b | grep -v '>' | tr -d '\n')
   printf ">pair%sx%s\n%s&%s\n" "$m" "$n" "$one" "$two" > "$work/pair$m-$n.fa"
 }
-run() {  # M N engine threads: prints score, compute seconds
-  "$build/gpu-fold" --interact --cpu --engine "$3" --threads "$4" -q --format tsv --report "$work/r.json" \
+run() {  # M N engine threads: prints score, compute, fill, products, finish, traceback seconds, product terms
+  local cpu=(--cpu)
+  [ "$3" != gpu ] || cpu=()
+  "$build/gpu-fold" --interact "${cpu[@]}" --engine "$3" --threads "$4" -q --format tsv --report "$work/r.json" \
     "$work/pair$1-$2.fa" -o "$work/out.tsv"
-  echo "$(awk '!/^#/{print $4; exit}' "$work/out.tsv") $(field "$work/r.json" compute)"
+  local r=$work/r.json
+  echo "$(awk '!/^#/{print $4; exit}' "$work/out.tsv") $(field "$r" compute) $(field "$r" fill_seconds)" \
+    "$(field "$r" product_seconds) $(field "$r" finish_seconds) $(field "$r" trace_seconds) $(field "$r" product_terms)"
 }
-echo "| M x N | terms | engine | threads | score | compute s | G terms/s |"
-echo "|---|---|---|---|---|---|---|"
+engines="cpu1 cpu2 omp2"
+! nvidia-smi -L > /dev/null 2>&1 || engines="$engines gpu"
+echo "| M x N | terms | engine | threads | score | compute s | G terms/s (compute) | GPU fill s | products s | finish s | traceback s | products T terms/s (of 16.1T) | GPU tables GB |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+cpu_size=""
 for size in $sizes; do
   m=${size%x*} n=${size#*x}
   make_pair "$m" "$n"
   terms=$(calc "$m^3 * $n^3 / 36")
-  for run in "cpu1 1" "cpu2 1" "omp2 $threads"; do
-    read -r engine t <<< "$run"
+  for engine in $engines; do
+    t=1
+    [ "$engine" != omp2 ] || t=$threads
     [ "$engine" != cpu1 ] || awk "BEGIN { exit !($terms <= ${ORACLE_TERMS:-2e9}) }" || continue
-    read -r score compute <<< "$(run "$m" "$n" "$engine" "$t")"
-    printf "| %s x %s | %.2e | %s | %s | %s | %.3f | %.3f |\n" "$m" "$n" "$terms" "$engine" "$t" "$score" "$compute" \
-      "$(calc "$terms / $compute / 1e9")"
+    [ "$engine" = gpu ] || awk "BEGIN { exit !($terms <= ${CPU_TERMS:-2e11}) }" || continue
+    [ "$engine" = gpu ] || cpu_size=$size
+    read -r score compute fill products finish trace product_terms <<< "$(run "$m" "$n" "$engine" "$t")"
+    short=$(( m < n ? m : n )) long=$(( m < n ? n : m ))
+    gb="-"
+    [ "$engine" != gpu ] || gb=$(calc "($short * ($short + 1) / 2 + 1) * (int(($long + 127) / 128) * 128 + 1) * int(($long + 127) / 128) * 128 * 4 / 1e9")
+    rate="-"
+    [ -z "$products" ] || rate=$(calc "$product_terms / $products / 1e12")" ($(calc "int($product_terms / $products / 16.1e12 * 100 + 0.5)")%)"
+    printf "| %s x %s | %.2e | %s | %s | %s | %.3f | %.1f | %s | %s | %s | %s | %s | %s |\n" "$m" "$n" "$terms" "$engine" "$t" \
+      "$score" "$compute" "$(calc "$terms / $compute / 1e9")" "${fill:--}" "${products:--}" "${finish:--}" "${trace:--}" "$rate" "$gb"
   done
 done
+[ -n "$cpu_size" ] || exit 0
+m=${cpu_size%x*} n=${cpu_size#*x}
 echo
 echo "| threads | M x N | compute s | speed-up of omp2 over 1 thread |"
 echo "|---|---|---|---|"
 base=""
 for t in 1 2 4 8 16; do
   [ "$t" -le "$threads" ] || continue
-  read -r _ compute <<< "$(run "$m" "$n" omp2 "$t")"
+  read -r _ compute _ <<< "$(run "$m" "$n" omp2 "$t")"
   base=${base:-$compute}
   printf "| %s | %s x %s | %.3f | %.2f |\n" "$t" "$m" "$n" "$compute" "$(calc "$base / $compute")"
 done

@@ -47,9 +47,34 @@ double interaction_bytes(long long m, long long n, bool oracle);
 // table, O(m^3 n^3) time. InputError for an empty strand or another letter.
 Interaction interact_oracle(std::string_view s1, std::string_view s2, const PairWeights& weights);
 
-// The same by the products' form on `threads` threads (cpu/bpmax_products.cpp):
-// the same tables' values, so the same score and structure.
+// The same by the products' form on `threads` threads (cpu/bpmax_products.cpp),
+// the shorter strand first (the model is symmetric; bpmax_tables.hpp,
+// shorter_strand_first): the oracle's score, and its structure where
+// strand 1 is not the longer one.
 Interaction interact_products(std::string_view s1, std::string_view s2, const PairWeights& weights, int threads);
+
+// The device memory the GPU engine needs for strands of m and n bases:
+// one matrix of the longer strand's length padded to 128 for each interval
+// of the shorter strand, in int32.
+double interaction_gpu_bytes(long long m, long long n);
+
+// Where the GPU engine's time went.
+struct InteractionTiming {
+  double fill_seconds = 0;     // the tables, device time, of which:
+  double product_seconds = 0;  //   the max-plus products of 128 x 128 blocks
+  double finish_seconds = 0;   //   the blocks' anti-diagonals
+  double product_terms = 0;    // the max-plus terms the products computed
+  double trace_seconds = 0;  // the traceback, with the tiles it copied
+  double total_seconds = 0;  // all of it, the host's S tables and transfers included
+  long long traced_tiles = 0;  // 128 x 128 tiles of F the traceback copied
+};
+
+// The same by the GPU engine (cuda/bpmax_gpu.cu) on CUDA device `device`:
+// the products' score and structure. InputError when the tables do not
+// fit in the device's free memory; RunError when CUDA fails. Declared but
+// not defined without CUDA (callers test gdp::have_cuda).
+Interaction interact_gpu(std::string_view s1, std::string_view s2, const PairWeights& weights, int device,
+                         InteractionTiming* timing = nullptr);
 
 // The weights of a structure's pairs, summed; std::logic_error where a
 // pair is not one the model makes (a weight of 0, a hairpin of fewer than

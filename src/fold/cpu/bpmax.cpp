@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "fold/cpu/bpmax_tables.hpp"
+#include "fold/cuda/bpmax_device.hpp"  // plain C++: the padded length
 
 namespace gdp::fold {
 namespace {
@@ -40,8 +41,15 @@ DenseF fill(const Strands& s) {
 }  // namespace
 
 double interaction_bytes(long long m, long long n, bool oracle) {
-  const double dm = static_cast<double>(m), dn = static_cast<double>(n);
+  // The products' form puts the shorter strand first.
+  const double dm = static_cast<double>(oracle ? m : std::min(m, n)), dn = static_cast<double>(oracle ? n : std::max(m, n));
   return 4.0 * ((oracle ? dm * dm : dm * (dm + 1) / 2) * dn * dn + dm * dm + dn * dn);
+}
+
+double interaction_gpu_bytes(long long m, long long n) {
+  const long long shorter = std::min(m, n), p = bpmax_padded_length(std::max(m, n));
+  const double matrix = 4.0 * static_cast<double>((p + 1) * p);
+  return (static_cast<double>(shorter) * static_cast<double>(shorter + 1) / 2 + 1) * matrix;
 }
 
 Interaction interact_oracle(std::string_view s1, std::string_view s2, const PairWeights& weights) {

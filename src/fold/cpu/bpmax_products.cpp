@@ -53,6 +53,13 @@ GDP_VECTOR_CLONES void max_plus_sweep(int* __restrict r, int a, const int* __res
   for (long long j = from; j < to; ++j) r[j] = std::max(r[j], a + b[j]);
 }
 
+// max(0, a[x] + b[x] for 0 <= x < count).
+GDP_VECTOR_CLONES int max_plus_dot(const int* __restrict a, const int* __restrict b, long long count) {
+  int best = 0;
+  for (long long x = 0; x < count; ++x) best = std::max(best, a[x] + b[x]);
+  return best;
+}
+
 // Step 1 for rows i2_begin .. i2_end - 1 of matrix (i1, j1): R(i2, j2) for
 // every j2 >= i2.
 void candidates_of_shorter(const Strands& s, MatrixF& t, long long i1, long long j1, long long i2_begin,
@@ -132,9 +139,33 @@ MatrixF fill(const Strands& s, int threads) {
 
 }  // namespace
 
+namespace bpmax_cpu {
+
+SingleTable fill_single_diagonals(const std::vector<std::uint8_t>& b, const PairWeights& w, int threads) {
+  const long long n = static_cast<long long>(b.size());
+  SingleTable t{n, std::vector<int>(static_cast<std::size_t>(n * n), 0)};
+  std::vector<int> by_column(static_cast<std::size_t>(n * n), 0);  // S(i, j) at j n + i
+  for (long long d = kBpmaxMinSpan + 1; d < n; ++d) {
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1 && n - d >= 256)
+    for (long long i = 0; i < n - d; ++i) {
+      const long long j = i + d;
+      // S(i, k) + S(k+1, j) for i <= k < j: row i against column j, one further on.
+      int best = max_plus_dot(t.row(i) + i, by_column.data() + j * n + i + 1, d);
+      const int w_ij = pair_weight(w, b[static_cast<std::size_t>(i)], b[static_cast<std::size_t>(j)]);
+      if (w_ij > 0) best = std::max(best, t(i + 1, j - 1) + w_ij);
+      t.s[static_cast<std::size_t>(i * n + j)] = by_column[static_cast<std::size_t>(j * n + i)] = best;
+    }
+  }
+  return t;
+}
+
+}  // namespace bpmax_cpu
+
 Interaction interact_products(std::string_view s1, std::string_view s2, const PairWeights& weights, int threads) {
-  const Strands s(s1, s2, weights);
-  return bpmax_cpu::result_of(s, fill(s, threads));
+  return bpmax_cpu::shorter_strand_first(s1, s2, [&](std::string_view one, std::string_view two) {
+    const Strands s(one, two, weights, bpmax_cpu::SingleFill::diagonals, threads);
+    return bpmax_cpu::result_of(s, fill(s, threads));
+  });
 }
 
 }  // namespace gdp::fold

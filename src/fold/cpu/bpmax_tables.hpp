@@ -47,6 +47,14 @@ inline SingleTable fill_single(const std::vector<std::uint8_t>& b, const PairWei
   return t;
 }
 
+// The same table a diagonal at a time on `threads` threads, each cell's
+// splits one vectorised sweep along its row and a copy of its column
+// (cpu/bpmax_products.cpp). Equal to fill_single (tests/test_bpmax.cpp).
+SingleTable fill_single_diagonals(const std::vector<std::uint8_t>& b, const PairWeights& w, int threads);
+
+// How Strands fills S: the oracle's cell by cell, or the fast engines' by diagonals.
+enum class SingleFill { cells, diagonals };
+
 // The two strands (strand 2 reversed), their weights and S tables.
 struct Strands {
   std::vector<std::uint8_t> a, b;
@@ -54,9 +62,12 @@ struct Strands {
   SingleTable s1, s2;
   long long m = 0, n = 0;
 
-  Strands(std::string_view one, std::string_view two, const PairWeights& weights)
+  Strands(std::string_view one, std::string_view two, const PairWeights& weights, SingleFill fill = SingleFill::cells,
+          int threads = 1)
       : a(codes_of(one, false, "strand 1")), b(codes_of(two, true, "strand 2")), w(weights),
-        s1(fill_single(a, weights)), s2(fill_single(b, weights)), m(static_cast<long long>(a.size())),
+        s1(fill == SingleFill::cells ? fill_single(a, weights) : fill_single_diagonals(a, weights, threads)),
+        s2(fill == SingleFill::cells ? fill_single(b, weights) : fill_single_diagonals(b, weights, threads)),
+        m(static_cast<long long>(a.size())),
         n(static_cast<long long>(b.size())) {}
   int w1(long long i, long long j) const { return pair_weight(w, a[static_cast<std::size_t>(i)], a[static_cast<std::size_t>(j)]); }
   int w2(long long i, long long j) const { return pair_weight(w, b[static_cast<std::size_t>(i)], b[static_cast<std::size_t>(j)]); }
@@ -64,6 +75,13 @@ struct Strands {
     return pair_weight(w, a[static_cast<std::size_t>(i1)], b[static_cast<std::size_t>(i2)]);
   }
 };
+
+// Pairs in Interaction's order: strand 1's first, by position.
+inline void sort_pairs(std::vector<BasePair>& pairs) {
+  std::sort(pairs.begin(), pairs.end(), [](const BasePair& x, const BasePair& y) {
+    return std::tie(x.kind, x.i, x.j) < std::tie(y.kind, y.i, y.j);
+  });
+}
 
 // The traceback from F(0, m-1, 0, n-1) by the first candidate that gives
 // each value.
@@ -145,9 +163,7 @@ std::vector<BasePair> trace(const Strands& t, const F& f) {
     });
     if (!found) throw std::logic_error("gpu-fold: no case of F gives its value");
   }
-  std::sort(pairs.begin(), pairs.end(), [](const BasePair& x, const BasePair& y) {
-    return std::tie(x.kind, x.i, x.j) < std::tie(y.kind, y.i, y.j);
-  });
+  sort_pairs(pairs);
   return pairs;
 }
 
@@ -170,6 +186,25 @@ Interaction result_of(const Strands& s, const F& f) {
   out.pairs = trace(s, f);
   out.structure = dot_bracket(static_cast<std::size_t>(s.m), static_cast<std::size_t>(s.n), out.pairs);
   return out;
+}
+
+// The model is symmetric: strands swapped, each reversed (strand 2's
+// reversed index i2 becoming strand 1's position), give the same scores.
+// The fast engines put the shorter strand first, where it makes the fewer
+// matrices; `run` computes the Interaction of the strands as given to it,
+// and its pairs come back named for the caller's strands.
+template <class Run>
+Interaction shorter_strand_first(std::string_view one, std::string_view two, Run&& run) {
+  codes_of(one, false, "strand 1"), codes_of(two, true, "strand 2");  // errors named for the caller's strands
+  if (one.size() <= two.size()) return run(one, two);
+  Interaction swapped = run(two, one);
+  for (BasePair& p : swapped.pairs) {
+    if (p.kind == PairKind::inter) std::swap(p.i, p.j);
+    else p.kind = p.kind == PairKind::intra1 ? PairKind::intra2 : PairKind::intra1;
+  }
+  sort_pairs(swapped.pairs);
+  swapped.structure = dot_bracket(one.size(), two.size(), swapped.pairs);
+  return swapped;
 }
 
 }  // namespace gdp::fold::bpmax_cpu
