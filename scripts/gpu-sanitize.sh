@@ -8,7 +8,8 @@
 # gpu-align3's chunked pass over the cube and its three-phase traceback
 # (the traced pass and the walk back); gpu-fold --interact's BPMax kernels
 # (the products, split and whole, and the finish by anti-diagonals) on a
-# pair of 2 x 130 bases, two blocks of strand 2. Each gpu-sw, gpu-syntenic
+# pair of 2 x 130 bases, two blocks of strand 2, and under a window on
+# 4 x 300. Each gpu-sw, gpu-syntenic
 # and gpu-align3 input is just over the engines' 2^24 cells, below which
 # they run on the CPU, and each run's timing report must show a GPU pass. Fails if any run reports anything or
 # ran no kernel. On the GPU machine, after scripts/gpu-test.sh --build-only
@@ -36,6 +37,9 @@ gen=scripts/bench/make_fasta.py
 "$gen" random --alphabet dna --length 300 --seed 10 --name z >> "$work/trio271.fa"
 printf '>duplex\nGC&%s\n' "$("$gen" random --alphabet rna --length 130 --seed 11 --name s | grep -v '>' | tr -d '\n')" \
   > "$work/duplex.fa"
+# 4 x 300 under --window 2,100: rows narrower than the matrix, three blocks of strand 2.
+printf '>band\nGCAU&%s\n' "$("$gen" random --alphabet rna --length 300 --seed 12 --name s | grep -v '>' | tr -d '\n')" \
+  > "$work/band.fa"
 failed=0
 ran='"passes": [1-9]'  # what the timing report shows when the GPU ran
 san() {  # tool, then the command (which writes its timing report to $work/r.json)
@@ -76,6 +80,7 @@ for tool in memcheck racecheck synccheck initcheck; do
   san "$tool" "$build/gpu-align3" -q --format tsv --report "$work/r.json" "$work/trio271.fa"
   ran='"backend": "gpu"'
   san "$tool" "$build/gpu-fold" -q --interact --report "$work/r.json" "$work/duplex.fa"
+  san "$tool" "$build/gpu-fold" -q --interact --window 2,100 --report "$work/r.json" "$work/band.fa"
   ran='"passes": [1-9]'
 done
 rm -rf "$work"

@@ -23,6 +23,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 gen=scripts/bench/make_fasta.py
 calc() { awk "BEGIN { print $* }"; }
+r3() { if [ -z "$1" ]; then echo -; else printf "%.3f" "$1"; fi; }  # seconds, or - where the engine has none
 field() { grep -o "\"$2\": [0-9.e+-]*" "$1" | awk '{print $2}' | head -1 || true; }
 make_pair() {  # M N: one record SEQ1&SEQ2 of random RNA
   local m=$1 n=$2
@@ -64,11 +65,12 @@ for spec in $sizes; do
     [ "$engine" = gpu ] || [ -n "$window" ] || cpu_size=$size
     read -r score compute fill products finish trace product_terms bytes <<< "$(run "$m" "$n" "$engine" "$t" "$window")"
     gb="-"
-    [ -z "$bytes" ] || gb=$(calc "$bytes / 1e9")
+    [ -z "$bytes" ] || gb=$(printf "%.2f" "$(calc "$bytes / 1e9")")
     rate="-"
-    [ -z "$products" ] || rate=$(calc "$product_terms / $products / 1e12")" ($(calc "int($product_terms / $products / 16.1e12 * 100 + 0.5)")%)"
+    [ -z "$products" ] || rate=$(printf "%.2f" "$(calc "$product_terms / $products / 1e12")")" ($(calc "int($product_terms / $products / 16.1e12 * 100 + 0.5)")%)"
     printf "| %s x %s | %s | %.2e | %s | %s | %s | %.3f | %.1f | %s | %s | %s | %s | %s | %s |\n" "$m" "$n" "${window:--}" "$terms" "$engine" "$t" \
-      "$score" "$compute" "$(calc "$terms / $compute / 1e9")" "${fill:--}" "${products:--}" "${finish:--}" "${trace:--}" "$rate" "$gb"
+      "$score" "$compute" "$(calc "$terms / $compute / 1e9")" "$(r3 "$fill")" "$(r3 "$products")" "$(r3 "$finish")" "$(r3 "$trace")" \
+      "$rate" "$gb"
   done
 done
 [ -n "$cpu_size" ] || exit 0
