@@ -55,10 +55,14 @@ dotbracket ('(' ')' within a strand, '[' on strand 1 with ']' on strand
 intra2), tsv, json. It takes m^3 n^3 / 36 steps and about 2 m^2 n^2
 bytes for strands of m <= n bases (the shorter strand goes first; among
 structures of the best score, the one printed may differ from the
-oracle's when strand 1 is the longer). Where a GPU is found it runs
-there (the max-plus products of 128 x 128 blocks, in the GPU's memory);
-else, or with --cpu, on the CPU threads: --engine cpu1 is the oracle,
-cpu2 the products' form on one thread, omp2 (the default) on --threads.
+oracle's when strand 1 is the longer). --window W1,W2 (BPMaxW) keeps
+only intervals of at most W1 + 1 bases of strand 1 and W2 + 1 of strand
+2, so long RNAs fit (about m W1 n W2 cells): the score is then the best
+binding site within such a pair of intervals, and the structure shows it
+on the whole strands. Where a GPU is found it runs there (the max-plus
+products of 128 x 128 blocks, in the GPU's memory); else, or with --cpu,
+on the CPU threads: --engine cpu1 is the oracle, cpu2 the products' form
+on one thread, omp2 (the default) on --threads.
 
 Examples:
   gpu-fold rna.fa                         # dot-bracket, one record after another
@@ -68,11 +72,12 @@ Examples:
   gpu-fold --interact pairs.fa            # each record: SEQ1&SEQ2
   gpu-fold --interact a.fa b.fa           # record i of a with record i of b
   gpu-fold --interact --format pairs --weights 3,2,1 duplex.fa
+  gpu-fold --interact --window 150,150 srna.fa mrna.fa   # the best site of 151 x 151 bases
 )";
 
 struct FoldOptions {
   std::vector<std::string> inputs;
-  std::string format = "dotbracket", engine, weights = "3,1,1.5";
+  std::string format = "dotbracket", engine, weights = "3,1,1.5", window;
   int min_loop = 3;
   bool no_gu = false, interact = false;
 };
@@ -114,6 +119,7 @@ std::string strand_of(const gdp::SequenceFile& file, std::size_t record, std::si
 struct TableMemory {
   bool gpu = false, oracle = false;
   double gpu_bytes = 0;  // the device's memory
+  gdp::fold::InteractionWindow window;
 };
 
 // An --interact record whose tables would not fit is an error naming its
@@ -122,7 +128,8 @@ void check_interaction_memory(const gdp::io::InteractionRecord& r, const gdp::Se
                               const TableMemory& where) {
   const double available = where.gpu ? where.gpu_bytes : static_cast<double>(gdp::available_memory_bytes());
   const auto m = static_cast<long long>(r.strand1.size()), n = static_cast<long long>(r.strand2.size());
-  const double need = where.gpu ? gdp::fold::interaction_gpu_bytes(m, n) : gdp::fold::interaction_bytes(m, n, where.oracle);
+  const double need = where.gpu ? gdp::fold::interaction_gpu_bytes(m, n, where.window)
+                                : gdp::fold::interaction_bytes(m, n, where.oracle, where.window);
   if (available <= 0 || need <= available) return;
   // About 2 s^2 l^2 bytes for strands of s <= l bases (the oracle twice that).
   const double per = where.oracle ? 4.0 : 2.0;
@@ -133,11 +140,14 @@ void check_interaction_memory(const gdp::io::InteractionRecord& r, const gdp::Se
   std::snprintf(sizes, sizeof sizes, "%.3g GB for %s, and %.3g GB %s", need / 1e9,
                 where.gpu ? "the GPU engine's tables" : "the CPU engine's tables", available / 1e9,
                 where.gpu ? "the GPU has" : "are available");
+  const std::string fits = !where.window.whole() && !where.oracle
+                               ? "a narrower --window would fit"
+                               : "two strands of up to " + std::to_string(each) +
+                                     " bases each would fit, or with the shorter one, a longer one of up to about " +
+                                     std::to_string(longer) + (where.oracle ? "" : "; or use --window");
   throw gdp::InputError(file.display_name(), file.line_of(record, 0),
                         "record '" + r.id + "': strands of " + std::to_string(m) + " and " + std::to_string(n) +
-                            " bases need about " + sizes + ": two strands of up to " + std::to_string(each) +
-                            " bases each would fit, or with the shorter one, a longer one of up to about " +
-                            std::to_string(longer));
+                            " bases need about " + sizes + ": " + fits);
 }
 
 // The records of --interact: SEQ1&SEQ2 records from one file, or record i
@@ -174,6 +184,12 @@ std::vector<gdp::io::InteractionRecord> interaction_records(const std::vector<st
   return out;
 }
 
+// The intervals of a strand of n bases that a window of `span` keeps.
+double intervals(std::size_t n, long long span) {
+  const double dn = static_cast<double>(n), ds = static_cast<double>(std::min<long long>(span, static_cast<long long>(n) - 1));
+  return (ds + 1) * dn - ds * (ds + 1) / 2;
+}
+
 void run_interact(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   const gdp::io::InteractionFormat format = gdp::io::parse_interaction_format(o.format);
   const gdp::fold::InteractionWeights weights = gdp::fold::parse_interaction_weights(o.weights);
@@ -195,7 +211,9 @@ void run_interact(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   gdp::TimingReport report;
   report.tool = tool;
   gdp::Timer timer;
-  const TableMemory where{on_gpu, oracle, on_gpu ? static_cast<double>(choice.gpu.memory_bytes) : 0.0};
+  const gdp::fold::InteractionWindow window =
+      o.window.empty() ? gdp::fold::InteractionWindow{} : gdp::fold::parse_interaction_window(o.window);
+  const TableMemory where{on_gpu, oracle, on_gpu ? static_cast<double>(choice.gpu.memory_bytes) : 0.0, window};
   const std::vector<gdp::io::InteractionRecord> records = interaction_records(o.inputs, where);
   report.add_phase("read", timer.seconds());
   if (on_gpu) {
@@ -207,13 +225,13 @@ void run_interact(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   timer.restart();
   std::vector<gdp::fold::Interaction> results;
   gdp::fold::InteractionTiming gpu;
-  double cells = 0;
+  double cells = 0, table_bytes = 0;
   for (const gdp::io::InteractionRecord& r : records) {
     if (on_gpu) {
       if constexpr (gdp::have_cuda) {
         gdp::fold::InteractionTiming one;
         try {
-          results.push_back(gdp::fold::interact_gpu(r.strand1, r.strand2, weights.pairs, choice.gpu.id, &one));
+          results.push_back(gdp::fold::interact_gpu(r.strand1, r.strand2, weights.pairs, choice.gpu.id, &one, window));
         } catch (const gdp::InputError& e) {  // more than the device has free
           throw gdp::InputError("record '" + r.id + "': " + e.what());
         }
@@ -222,12 +240,14 @@ void run_interact(const FoldOptions& o, const gdp::app::CommonOptions& common) {
         gpu.finish_seconds += one.finish_seconds;
         gpu.product_terms += one.product_terms;
         gpu.trace_seconds += one.trace_seconds;
+        table_bytes = std::max(table_bytes, gdp::fold::interaction_gpu_bytes(static_cast<long long>(r.strand1.size()),
+                                                                             static_cast<long long>(r.strand2.size()), window));
       }
     } else {
-      results.push_back(oracle ? gdp::fold::interact_oracle(r.strand1, r.strand2, weights.pairs)
-                               : gdp::fold::interact_products(r.strand1, r.strand2, weights.pairs, threads));
+      results.push_back(oracle ? gdp::fold::interact_oracle(r.strand1, r.strand2, weights.pairs, window)
+                               : gdp::fold::interact_products(r.strand1, r.strand2, weights.pairs, threads, window));
     }
-    cells += static_cast<double>(r.strand1.size() * r.strand1.size()) * static_cast<double>(r.strand2.size() * r.strand2.size()) / 4;
+    cells += intervals(r.strand1.size(), window.span1) * intervals(r.strand2.size(), window.span2);
   }
   report.add_phase("compute", timer.seconds());
   if (on_gpu) {
@@ -236,6 +256,7 @@ void run_interact(const FoldOptions& o, const gdp::app::CommonOptions& common) {
     report.gpu.push_back({"finish_seconds", gpu.finish_seconds});    // of fill: the blocks' anti-diagonals
     report.gpu.push_back({"product_terms", gpu.product_terms});      // max-plus terms the products computed
     report.gpu.push_back({"trace_seconds", gpu.trace_seconds});      // with the tiles it copied, part of compute
+    report.gpu.push_back({"table_bytes", table_bytes});              // the largest record's tables in device memory
   }
 
   timer.restart();
@@ -259,6 +280,7 @@ void run_interact(const FoldOptions& o, const gdp::app::CommonOptions& common) {
 
 void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   if (o.interact) return run_interact(o, common);
+  if (!o.window.empty()) throw gdp::InputError("--window is for --interact");
   if (o.inputs.size() != 1) throw gdp::InputError("two inputs are for --interact; fold one file of records");
   const gdp::io::FoldFormat format = gdp::io::parse_fold_format(o.format);
   gdp::fold::AllOptions all;
@@ -341,6 +363,7 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--interact", o.interact, "Two RNAs binding (BPMax): records SEQ1&SEQ2, or two files");
   app.add_option("--weights", o.weights, "--interact's pair weights GC,AU,GU")->capture_default_str();
+  app.add_option("--window", o.window, "--interact on intervals of at most W1 + 1 and W2 + 1 bases: W1,W2");
   app.add_option("--min-loop", o.min_loop, "Unpaired bases inside a hairpin, at least")->capture_default_str();
   app.add_flag("--no-gu", o.no_gu, "No G-U wobble pairs");
   app.add_option("--engine", o.engine,

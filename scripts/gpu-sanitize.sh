@@ -8,7 +8,11 @@
 # gpu-align3's chunked pass over the cube and its three-phase traceback
 # (the traced pass and the walk back); gpu-fold --interact's BPMax kernels
 # (the products, split and whole, and the finish by anti-diagonals) on a
-# pair of 2 x 130 bases, two blocks of strand 2. Each gpu-sw, gpu-syntenic
+# pair of 2 x 130 bases, two blocks of strand 2, and under a window on
+# 4 x 300; gpu-fold's Nussinov paths, short records many a launch and a
+# record of 600 bases by blocks; gpu-mm's every GPU algorithm (classic in
+# each semiring and type, cuBLAS, Strassen and Winograd on both bases, a
+# batch) on small uneven shapes. Each gpu-sw, gpu-syntenic
 # and gpu-align3 input is just over the engines' 2^24 cells, below which
 # they run on the CPU, and each run's timing report must show a GPU pass. Fails if any run reports anything or
 # ran no kernel. On the GPU machine, after scripts/gpu-test.sh --build-only
@@ -36,6 +40,12 @@ gen=scripts/bench/make_fasta.py
 "$gen" random --alphabet dna --length 300 --seed 10 --name z >> "$work/trio271.fa"
 printf '>duplex\nGC&%s\n' "$("$gen" random --alphabet rna --length 130 --seed 11 --name s | grep -v '>' | tr -d '\n')" \
   > "$work/duplex.fa"
+# Three short records (gpu-fold's batch path) and one of 600 bases (the blocked path).
+for r in 1 2 3; do "$gen" random --alphabet rna --length $((60 * r + 7)) --seed $((20 + r)) --name "short$r"; done > "$work/rna.fa"
+"$gen" random --alphabet rna --length 600 --seed 24 --name long >> "$work/rna.fa"
+# 4 x 300 under --window 2,100: rows narrower than the matrix, three blocks of strand 2.
+printf '>band\nGCAU&%s\n' "$("$gen" random --alphabet rna --length 300 --seed 12 --name s | grep -v '>' | tr -d '\n')" \
+  > "$work/band.fa"
 failed=0
 ran='"passes": [1-9]'  # what the timing report shows when the GPU ran
 san() {  # tool, then the command (which writes its timing report to $work/r.json)
@@ -76,6 +86,21 @@ for tool in memcheck racecheck synccheck initcheck; do
   san "$tool" "$build/gpu-align3" -q --format tsv --report "$work/r.json" "$work/trio271.fa"
   ran='"backend": "gpu"'
   san "$tool" "$build/gpu-fold" -q --interact --report "$work/r.json" "$work/duplex.fa"
+  san "$tool" "$build/gpu-fold" -q --interact --window 2,100 --report "$work/r.json" "$work/band.fa"
+  ran='"fill_seconds"'
+  san "$tool" "$build/gpu-fold" -q --report "$work/r.json" "$work/rna.fa"
+  ran='"backend": "gpu-'
+  mm="$build/gpu-mm -q --format tsv --report $work/r.json --m 130 --k 70 --n 90"
+  san "$tool" $mm --type f32 --semiring plus-times --algo classic
+  san "$tool" $mm --type f64 --semiring plus-times --algo classic
+  san "$tool" $mm --type i32 --semiring max-plus --algo classic
+  san "$tool" $mm --type f32 --semiring min-plus --algo classic
+  san "$tool" $mm --type f32 --algo cublas
+  for base in classic cublas; do
+    san "$tool" "$build/gpu-mm" -q --format tsv --report "$work/r.json" --n 256 --algo strassen --base $base
+    san "$tool" "$build/gpu-mm" -q --format tsv --report "$work/r.json" --n 256 --algo winograd --base $base
+  done
+  san "$tool" "$build/gpu-mm" -q --format tsv --report "$work/r.json" --batch 3 --n 64 --type i32 --semiring max-plus
   ran='"passes": [1-9]'
 done
 rm -rf "$work"

@@ -214,7 +214,9 @@ TEST_CASE("bpmax: strands swapped score the same; a swapped structure maps back 
     const fold::Interaction direct = fold::interact_oracle(a, b, w);
     REQUIRE(fold::interact_oracle(b, a, w).score == direct.score);
     const fold::Interaction mapped = fold::bpmax_cpu::shorter_strand_first(
-        a, b, [&](std::string_view one, std::string_view two) { return fold::interact_oracle(one, two, w); });
+        a, b, {}, [&](std::string_view one, std::string_view two, const fold::InteractionWindow&) {
+          return fold::interact_oracle(one, two, w);
+        });
     CHECK(mapped.score == direct.score);
     CHECK(fold::structure_weight(a, b, mapped.pairs, w) == direct.score);
     CHECK(mapped.structure.size() == a.size() + b.size() + 1);
@@ -227,11 +229,14 @@ TEST_CASE("bpmax: S by diagonals on threads equals S cell by cell", "[bpmax]") {
   for (const std::size_t n : {1, 2, 4, 5, 6, 17, 64, 200, 600}) {
     for (const fold::PairWeights w : {fold::PairWeights{}, fold::PairWeights{1, 1, 1}}) {
       const std::string s = random_rna(rng, n, n % 2 == 0);
-      const fold::bpmax_cpu::Strands cells(s, s, w, fold::bpmax_cpu::SingleFill::cells),
-          rows(s, s, w, fold::bpmax_cpu::SingleFill::diagonals, 3);
-      INFO(s);
-      CHECK(rows.s1.s == cells.s1.s);
-      CHECK(rows.s2.s == cells.s2.s);
+      for (const long long span : {fold::InteractionWindow::kWhole, 0LL, 3LL, 4LL, 9LL, 130LL}) {
+        const fold::InteractionWindow window{span, span};
+        const fold::bpmax_cpu::Strands cells(s, s, w, window, fold::bpmax_cpu::SingleFill::cells),
+            rows(s, s, w, window, fold::bpmax_cpu::SingleFill::diagonals, 3);
+        INFO(s << " span " << span);
+        CHECK(rows.s1.s == cells.s1.s);
+        CHECK(rows.s2.s == cells.s2.s);
+      }
     }
   }
 }
@@ -249,7 +254,9 @@ TEST_CASE("bpmax: the products' form gives the oracle's score and structure, on 
     // The products' form puts the shorter strand first: the oracle on the
     // strands in that order.
     const fold::Interaction oracle = fold::bpmax_cpu::shorter_strand_first(
-        a, b, [&](std::string_view one, std::string_view two) { return fold::interact_oracle(one, two, w); });
+        a, b, {}, [&](std::string_view one, std::string_view two, const fold::InteractionWindow&) {
+          return fold::interact_oracle(one, two, w);
+        });
     INFO(a << "&" << b);
     for (const int threads : {1, 3}) {
       const fold::Interaction products = fold::interact_products(a, b, w, threads);
@@ -258,4 +265,72 @@ TEST_CASE("bpmax: the products' form gives the oracle's score and structure, on 
       CHECK(products.pairs == oracle.pairs);
     }
   }
+}
+
+// The windowed score by brute force: the unwindowed oracle on every pair
+// of substrings of the window's lengths.
+long long best_substrings(const std::string& a, const std::string& b, const fold::PairWeights& w,
+                          const fold::InteractionWindow& window) {
+  const std::size_t la = static_cast<std::size_t>(std::min<long long>(window.span1, static_cast<long long>(a.size()) - 1)) + 1;
+  const std::size_t lb = static_cast<std::size_t>(std::min<long long>(window.span2, static_cast<long long>(b.size()) - 1)) + 1;
+  long long best = 0;
+  for (std::size_t x = 0; x + la <= a.size(); ++x)
+    for (std::size_t y = 0; y + lb <= b.size(); ++y)
+      best = std::max(best, fold::interact_oracle(a.substr(x, la), b.substr(y, lb), w).score);
+  return best;
+}
+
+TEST_CASE("bpmax: with a window, the oracle's score is the best of every pair of substrings that long", "[bpmax]") {
+  std::mt19937 rng(31);
+  const fold::PairWeights w;
+  for (int trial = 0; trial < 40; ++trial) {
+    const std::string a = random_rna(rng, 1 + rng() % 9, trial % 5 == 0), b = random_rna(rng, 1 + rng() % 14, false);
+    const fold::InteractionWindow window{static_cast<long long>(rng() % 7), static_cast<long long>(rng() % 10)};
+    INFO(a << "&" << b << " window " << window.span1 << "," << window.span2);
+    const fold::Interaction r = fold::interact_oracle(a, b, w, window);
+    CHECK(r.score == best_substrings(a, b, w, window));
+    CHECK(fold::structure_weight(a, b, r.pairs, w) == r.score);
+    // Every pair lies within one window's reach on each strand.
+    int lo1 = static_cast<int>(a.size()), hi1 = -1, lo2 = static_cast<int>(b.size()), hi2 = -1;
+    for (const fold::BasePair& p : r.pairs) {
+      const bool on2 = p.kind == fold::PairKind::intra2, inter = p.kind == fold::PairKind::inter;
+      if (!on2) lo1 = std::min(lo1, p.i), hi1 = std::max(hi1, inter ? p.i : p.j);
+      if (on2 || inter) lo2 = std::min(lo2, on2 ? p.i : p.j), hi2 = std::max(hi2, p.j);
+    }
+    if (hi1 >= 0) CHECK(hi1 - lo1 <= window.span1);
+    if (hi2 >= 0) CHECK(hi2 - lo2 <= window.span2);
+  }
+  // A window as long as the strands is no window.
+  CHECK(fold::interact_oracle("GGGAAACCC", "GGGUUUCCC", w, {8, 8}).score ==
+        fold::interact_oracle("GGGAAACCC", "GGGUUUCCC", w).score);
+}
+
+TEST_CASE("bpmax: with a window, the products' form gives the oracle's score and structure", "[bpmax]") {
+  std::mt19937 rng(4242);
+  for (int trial = 0; trial < 60; ++trial) {
+    const std::string a = random_rna(rng, 1 + rng() % 12, trial % 4 == 0), b = random_rna(rng, 1 + rng() % 40, false);
+    const fold::PairWeights w = trial % 3 == 0 ? fold::PairWeights{1, 1, 1} : fold::PairWeights{};
+    const fold::InteractionWindow window{static_cast<long long>(rng() % 14), static_cast<long long>(rng() % 30)};
+    const fold::Interaction oracle = fold::bpmax_cpu::shorter_strand_first(
+        a, b, window, [&](std::string_view one, std::string_view two, const fold::InteractionWindow& wnd) {
+          return fold::interact_oracle(one, two, w, wnd);
+        });
+    INFO(a << "&" << b << " window " << window.span1 << "," << window.span2);
+    CHECK(fold::interact_oracle(a, b, w, window).score == oracle.score);
+    for (const int threads : {1, 3}) {
+      const fold::Interaction products = fold::interact_products(a, b, w, threads, window);
+      CHECK(products.score == oracle.score);
+      CHECK(products.structure == oracle.structure);
+      CHECK(products.pairs == oracle.pairs);
+    }
+  }
+}
+
+TEST_CASE("bpmax: windows parse as two whole numbers", "[bpmax]") {
+  const fold::InteractionWindow w = fold::parse_interaction_window("150,20");
+  CHECK(w.span1 == 150);
+  CHECK(w.span2 == 20);
+  CHECK(fold::parse_interaction_window("0,0").span1 == 0);
+  for (const char* bad : {"", "150", "150,", ",20", "a,1", "1.5,2", "-1,4", "1,2,3", "99999999999999,1"})
+    CHECK_THROWS_AS(fold::parse_interaction_window(bad), InputError);
 }

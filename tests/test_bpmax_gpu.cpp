@@ -53,6 +53,41 @@ TEST_CASE("BPMax on the GPU gives the products' score and structure", "[gpu][bpm
   }
 }
 
+TEST_CASE("BPMax on the GPU with a window gives the products' score and structure", "[gpu][bpmax]") {
+  if (test::skip_without_gpu()) return;
+  if constexpr (have_cuda) {
+    std::mt19937 rng(505);
+    // (strand 1, strand 2, window on 1, window on 2): bands of one to five
+    // blocks, edges either side of a block, rows narrower than the matrix
+    // (a stride of the band) and as wide, the longer strand first, windows
+    // longer than the strands, and none at all on one strand.
+    struct Shape {
+      std::size_t la, lb;
+      long long w1, w2;
+    };
+    const std::vector<Shape> shapes = {
+        {1, 1, 0, 0},     {3, 200, 2, 0},   {3, 300, 2, 4},     {4, 640, 3, 100},  {5, 640, 2, 127},
+        {5, 640, 4, 128}, {3, 640, 2, 129}, {4, 700, 3, 255},   {3, 700, 2, 256},  {6, 520, 3, 257},
+        {8, 600, 5, 60},  {640, 6, 90, 4}, {7, 300, 100, 1000}, {6, 385, fold::InteractionWindow::kWhole, 200},
+        {12, 90, 4, fold::InteractionWindow::kWhole}};
+    for (std::size_t trial = 0; trial < shapes.size() + 10; ++trial) {
+      const Shape shape = trial < shapes.size() ? shapes[trial]
+                                                : Shape{1 + rng() % 8, 1 + rng() % 500, static_cast<long long>(rng() % 8),
+                                                        static_cast<long long>(rng() % 300)};
+      const std::string a = random_strand(rng, shape.la, trial % 4 == 1), b = random_strand(rng, shape.lb, trial % 5 == 2);
+      const fold::PairWeights w = trial % 3 == 0 ? fold::PairWeights{1, 1, 1} : fold::PairWeights{};
+      const fold::InteractionWindow window{shape.w1, shape.w2};
+      INFO("trial " << trial << ": " << shape.la << " x " << shape.lb << ", window " << shape.w1 << "," << shape.w2);
+      const fold::Interaction gpu = fold::interact_gpu(a, b, w, 0, nullptr, window);
+      const fold::Interaction cpu = fold::interact_products(a, b, w, 4, window);
+      REQUIRE(gpu.score == cpu.score);
+      REQUIRE(gpu.structure == cpu.structure);
+      REQUIRE(gpu.pairs == cpu.pairs);
+      REQUIRE(fold::structure_weight(a, b, gpu.pairs, w) == gpu.score);
+    }
+  }
+}
+
 TEST_CASE("BPMax on the GPU: the original program's scores", "[gpu][bpmax]") {
   if (test::skip_without_gpu()) return;
   if constexpr (have_cuda) {

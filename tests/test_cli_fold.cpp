@@ -137,6 +137,21 @@ TEST_CASE("gpu-fold --interact: two RNAs binding, every format, from one file or
                      "b&d\t9\t9\t21\t3\t((([[[)))&(((]]])))\t\n");
 }
 
+TEST_CASE("gpu-fold --interact --window: the best site of the window's lengths, shown on the whole strands", "[cli][fold][bpmax]") {
+  Sandbox box;
+  const std::string site = box.write("site.fa", ">s\nAAAAGGGGAAAA&AAAACCCCAAAAAA\n");
+  const auto dot = box.run({"--interact", "--window", "3,3", site});
+  INFO(dot.err);
+  REQUIRE(dot.status == 0);
+  CHECK(dot.out == ">s\nAAAAGGGGAAAA&AAAACCCCAAAAAA\n....[[[[....&....]]]]...... (12)\n");
+  CHECK_THAT(box.run({"--interact", "--window", "3,3", "--format", "pairs", site}).out,
+             Contains("# s score 12\n5 8 inter\n6 7 inter\n7 6 inter\n8 5 inter\n"));
+  // Narrower than the site: three pairs at most.
+  CHECK_THAT(box.run({"--interact", "--window", "2,5", site}).out, Contains(" (9)\n"));
+  for (const std::string engine : {"cpu1", "cpu2", "omp2"})
+    CHECK(box.run({"--interact", "--window", "3,3", "--engine", engine, "--threads", "2", site}).out == dot.out);
+}
+
 TEST_CASE("gpu-fold --interact: bad input is one line, exit 2, and no output file", "[cli][fold][bpmax]") {
   Sandbox box;
   const std::string no_amp = box.write("noamp.fa", ">ok\nACGU&ACGU\n>single\nACGU\n");
@@ -159,6 +174,9 @@ TEST_CASE("gpu-fold --interact: bad input is one line, exit 2, and no output fil
       {{"--interact", "--engine", "gpu", good}, "--engine gpu needs a GPU"},  // with --cpu
       {{"--interact", "--engine", "cpu9", good}, "unknown engine"},
       {{"--interact", huge}, "huge.fa:2: record 'h': strands of 200000 and 200000 bases need about"},
+      {{"--interact", "--window", "1000,1000", huge}, "a narrower --window would fit"},
+      {{"--interact", "--window", "150", good}, "--window takes W1,W2"},
+      {{"--window", "150,150", box.write("plain.fa", ">p\nGGGAAACCC\n")}, "--window is for --interact"},
       {{good}, "good.fa:2: letter '&' in 'g' is not an RNA base (A, C, G, U; T is read as U; SEQ1&SEQ2 records are for --interact)"},
       {{good, good}, "two inputs are for --interact"},
   };
@@ -178,6 +196,9 @@ TEST_CASE("gpu-fold --interact on the GPU: what --cpu gives, in every format, th
     REQUIRE(gpu.status == 0);
     CHECK(gpu.out == box.run({"--interact", "--format", format, pairs}).out);
     CHECK_THAT(box.read("r.json"), Contains("\"backend\": \"gpu\"") && Contains("fill_seconds"));
+    const auto windowed = gdp::test::run_program(GPU_FOLD_EXE, {"--interact", "--window", "5,20", "--format", format, pairs}, box.dir());
+    REQUIRE(windowed.status == 0);
+    CHECK(windowed.out == box.run({"--interact", "--window", "5,20", "--format", format, pairs}).out);
   }
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // gpu-fold --interact: the joint structure of two RNAs by BPMax
 // (bpmax_recurrence.hpp). The only header an app includes for it.
+#include <climits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,21 @@ InteractionWeights parse_interaction_weights(std::string_view text);
 // A score in the weights' unit as a decimal: 105 halves are "52.5".
 std::string format_score(long long score, int unit);
 
+// --window W1,W2 (BPMaxW): F only on intervals of strand 1 with
+// j1 - i1 <= W1 and of strand 2 with j2 - i2 <= W2, so that long RNAs fit.
+// The score is then the best F of any two such intervals (the best binding
+// site of at most W1 + 1 and W2 + 1 bases), the structure traced from the
+// first pair of longest intervals that reaches it (every engine the same
+// way), its positions on the whole strands. Without a window: F(0, m-1,
+// 0, n-1), both strands whole.
+struct InteractionWindow {
+  static constexpr long long kWhole = LLONG_MAX;
+  long long span1 = kWhole, span2 = kWhole;
+  bool whole() const { return span1 == kWhole && span2 == kWhole; }
+};
+// "W1,W2", two whole numbers; InputError for anything else.
+InteractionWindow parse_interaction_window(std::string_view text);
+
 enum class PairKind { inter, intra1, intra2 };
 
 // A pair of the joint structure: 0-based positions, each on its own strand
@@ -39,24 +55,28 @@ struct Interaction {
 };
 
 // The bytes of the CPU engines' tables for strands of m and n bases: the
-// oracle's m^2 n^2 cells, the products' m (m + 1) / 2 n^2.
-double interaction_bytes(long long m, long long n, bool oracle);
+// oracle's m^2 n^2 cells, the products' (m (m + 1) / 2) n^2 without a
+// window, about m W1 n W2 with one.
+double interaction_bytes(long long m, long long n, bool oracle, const InteractionWindow& window = {});
 
 // An optimal joint structure of `s1` and `s2` (upper case A, C, G, U, N)
 // and its score by the CPU oracle: every F(i1, j1, i2, j2) in a dense
 // table, O(m^3 n^3) time. InputError for an empty strand or another letter.
-Interaction interact_oracle(std::string_view s1, std::string_view s2, const PairWeights& weights);
+Interaction interact_oracle(std::string_view s1, std::string_view s2, const PairWeights& weights,
+                            const InteractionWindow& window = {});
 
 // The same by the products' form on `threads` threads (cpu/bpmax_products.cpp),
 // the shorter strand first (the model is symmetric; bpmax_tables.hpp,
 // shorter_strand_first): the oracle's score, and its structure where
 // strand 1 is not the longer one.
-Interaction interact_products(std::string_view s1, std::string_view s2, const PairWeights& weights, int threads);
+Interaction interact_products(std::string_view s1, std::string_view s2, const PairWeights& weights, int threads,
+                              const InteractionWindow& window = {});
 
 // The device memory the GPU engine needs for strands of m and n bases:
-// one matrix of the longer strand's length padded to 128 for each interval
-// of the shorter strand, in int32.
-double interaction_gpu_bytes(long long m, long long n);
+// for each interval of the shorter strand, a matrix of the longer strand's
+// length padded to 128, its rows 128 x 128 blocks of the band the window
+// leaves (all of them without one), in int32.
+double interaction_gpu_bytes(long long m, long long n, const InteractionWindow& window = {});
 
 // Where the GPU engine's time went.
 struct InteractionTiming {
@@ -74,7 +94,7 @@ struct InteractionTiming {
 // fit in the device's free memory; RunError when CUDA fails. Declared but
 // not defined without CUDA (callers test gdp::have_cuda).
 Interaction interact_gpu(std::string_view s1, std::string_view s2, const PairWeights& weights, int device,
-                         InteractionTiming* timing = nullptr);
+                         InteractionTiming* timing = nullptr, const InteractionWindow& window = {});
 
 // The weights of a structure's pairs, summed; std::logic_error where a
 // pair is not one the model makes (a weight of 0, a hairpin of fewer than

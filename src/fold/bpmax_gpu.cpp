@@ -20,16 +20,18 @@ namespace {
 
 using bpmax_cpu::Strands;
 
-// F's cells as the traceback reads them: each tile copied from the device
-// the first time one of its cells is read.
+// F's cells as the traceback reads them (within the window's band): each
+// tile copied from the device the first time one of its cells is read.
 class TileCache {
  public:
-  TileCache(const BpmaxDeviceTables& device, long long m, long long n)
-      : device_(device), m_(m), blocks_(bpmax_padded_length(n) / kBpmaxTile),
-        tiles_(static_cast<std::size_t>(m * m * blocks_ * blocks_)) {}
+  TileCache(const BpmaxDeviceTables& device, const Strands& s)
+      : device_(device), m_(s.m), blocks_(bpmax_padded_length(s.n) / kBpmaxTile),
+        band_(std::min(blocks_ - 1, (s.span2 + kBpmaxTile - 1) / kBpmaxTile)),
+        tiles_(static_cast<std::size_t>(s.intervals() * blocks_ * (band_ + 1))) {}
   int operator()(long long i1, long long j1, long long i2, long long j2) const {
-    const long long I = i2 / kBpmaxTile, J = j2 / kBpmaxTile;
-    std::unique_ptr<int[]>& tile = tiles_[static_cast<std::size_t>(((i1 * m_ + j1) * blocks_ + I) * blocks_ + J)];
+    const long long I = i2 / kBpmaxTile, J = j2 / kBpmaxTile, d = j1 - i1;
+    const long long matrix = d * m_ - d * (d - 1) / 2 + i1;
+    std::unique_ptr<int[]>& tile = tiles_[static_cast<std::size_t>((matrix * blocks_ + I) * (band_ + 1) + J - I)];
     if (!tile) {
       tile = std::make_unique<int[]>(static_cast<std::size_t>(kBpmaxTile * kBpmaxTile));
       device_.copy_tile(i1, j1, I, J, tile.get());
@@ -41,17 +43,17 @@ class TileCache {
 
  private:
   const BpmaxDeviceTables& device_;
-  long long m_, blocks_;
-  mutable std::vector<std::unique_ptr<int[]>> tiles_;  // (i1, j1, I, J); empty until read
+  long long m_, blocks_, band_;
+  mutable std::vector<std::unique_ptr<int[]>> tiles_;  // (matrix, I, J - I); empty until read
   mutable long long copied_ = 0;
 };
 
-Interaction on_device(std::string_view one, std::string_view two, const PairWeights& weights, int device,
-                      InteractionTiming& timing) {
+Interaction on_device(std::string_view one, std::string_view two, const PairWeights& weights,
+                      const InteractionWindow& window, int device, InteractionTiming& timing) {
   Timer total;
   const auto m = static_cast<long long>(one.size()), n = static_cast<long long>(two.size());
   const std::size_t free_bytes = bpmax_device_free_bytes(device);
-  const double need = interaction_gpu_bytes(m, n);
+  const double need = interaction_gpu_bytes(m, n, window);
   if (need > static_cast<double>(free_bytes)) {
     char text[160];
     std::snprintf(text, sizeof text, "%.3g GB of GPU memory, and %.3g GB are free", need / 1e9,
@@ -59,7 +61,7 @@ Interaction on_device(std::string_view one, std::string_view two, const PairWeig
     throw InputError("strands of " + std::to_string(m) + " and " + std::to_string(n) + " bases need " + text);
   }
   const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const Strands s(one, two, weights, bpmax_cpu::SingleFill::diagonals, threads);
+  const Strands s(one, two, weights, window, bpmax_cpu::SingleFill::diagonals, threads);
   const BpmaxDeviceTables tables(s, device);
   const BpmaxFillTiming& fill = tables.timing();
   timing.fill_seconds = fill.fill_seconds;
@@ -67,8 +69,12 @@ Interaction on_device(std::string_view one, std::string_view two, const PairWeig
   timing.finish_seconds = fill.finish_seconds;
   timing.product_terms = fill.product_terms;
   Timer trace;
-  const TileCache f(tables, m, n);
-  Interaction out = bpmax_cpu::result_of(s, f);
+  const std::vector<int> longest = tables.longest();
+  const bpmax_cpu::Item start = bpmax_cpu::best_window(s, [&](long long i1, long long i2) {
+    return longest[static_cast<std::size_t>(i1 * (n - s.span2) + i2)];
+  });
+  const TileCache f(tables, s);
+  Interaction out = bpmax_cpu::result_from(s, f, start);
   timing.trace_seconds = trace.seconds();
   timing.traced_tiles = f.copied();
   timing.total_seconds = total.seconds();
@@ -78,10 +84,11 @@ Interaction on_device(std::string_view one, std::string_view two, const PairWeig
 }  // namespace
 
 Interaction interact_gpu(std::string_view s1, std::string_view s2, const PairWeights& weights, int device,
-                         InteractionTiming* timing) {
+                         InteractionTiming* timing, const InteractionWindow& window) {
   InteractionTiming ignored;
-  return bpmax_cpu::shorter_strand_first(s1, s2, [&](std::string_view one, std::string_view two) {
-    return on_device(one, two, weights, device, timing ? *timing : ignored);
+  return bpmax_cpu::shorter_strand_first(s1, s2, window, [&](std::string_view one, std::string_view two,
+                                                             const InteractionWindow& w) {
+    return on_device(one, two, weights, w, device, timing ? *timing : ignored);
   });
 }
 

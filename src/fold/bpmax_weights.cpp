@@ -1,5 +1,6 @@
-// BPMax's pair weights as the user writes them, and scores back as
-// decimals: exact, in the smallest unit the weights need.
+// BPMax's options as the user writes them: the pair weights, and scores
+// back as decimals, exact, in the smallest unit the weights need; the
+// window.
 #include <numeric>
 #include <string>
 #include <vector>
@@ -51,6 +52,25 @@ InteractionWeights parse_interaction_weights(std::string_view text) {
   out.unit = static_cast<int>(100 / g);
   out.pairs = {static_cast<int>(w[0] / g), static_cast<int>(w[1] / g), static_cast<int>(w[2] / g)};
   return out;
+}
+
+InteractionWindow parse_interaction_window(std::string_view text) {
+  const std::size_t comma = text.find(',');
+  auto span = [&](std::string_view t) {
+    long long v = 0;
+    if (t.empty() || t.size() > 12) return -1LL;
+    for (const char c : t) {
+      if (c < '0' || c > '9') return -1LL;
+      v = v * 10 + (c - '0');
+    }
+    return v;
+  };
+  const long long one = comma == std::string_view::npos ? -1 : span(text.substr(0, comma));
+  const long long two = comma == std::string_view::npos ? -1 : span(text.substr(comma + 1));
+  if (one < 0 || two < 0)
+    throw InputError("--window takes W1,W2: the most j - i of an interval on strand 1 and on strand 2, two whole numbers, not '" +
+                     std::string(text) + "'");
+  return {one, two};
 }
 
 std::string format_score(long long score, int unit) {

@@ -1,7 +1,7 @@
-// BPMax's CPU oracle: every F(i1, j1, i2, j2) in a dense table, by strand
-// 1's interval length, then strand 2's (every candidate reads shorter
-// intervals, or the same strand-1 interval with a shorter strand-2 one);
-// then the traceback (bpmax_tables.hpp).
+// BPMax's CPU oracle: every F(i1, j1, i2, j2) the window allows in a dense
+// table, by strand 1's interval length, then strand 2's (every candidate
+// reads shorter intervals, or the same strand-1 interval with a shorter
+// strand-2 one); then the traceback (bpmax_tables.hpp).
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -27,9 +27,9 @@ struct DenseF {
 DenseF fill(const Strands& s) {
   const long long m = s.m, n = s.n;
   DenseF t{m, n, std::vector<int>(static_cast<std::size_t>(m * m * n * n), 0)};
-  for (long long d1 = 0; d1 < m; ++d1)
+  for (long long d1 = 0; d1 <= s.span1; ++d1)
     for (long long i1 = 0; i1 + d1 < m; ++i1)
-      for (long long d2 = 0; d2 < n; ++d2)
+      for (long long d2 = 0; d2 <= s.span2; ++d2)
         for (long long i2 = 0; i2 + d2 < n; ++i2) {
           const long long j1 = i1 + d1, j2 = i2 + d2;
           t.f[static_cast<std::size_t>(((i1 * m + j1) * n + i2) * n + j2)] =
@@ -40,20 +40,39 @@ DenseF fill(const Strands& s) {
 
 }  // namespace
 
-double interaction_bytes(long long m, long long n, bool oracle) {
-  // The products' form puts the shorter strand first.
-  const double dm = static_cast<double>(oracle ? m : std::min(m, n)), dn = static_cast<double>(oracle ? n : std::max(m, n));
-  return 4.0 * ((oracle ? dm * dm : dm * (dm + 1) / 2) * dn * dn + dm * dm + dn * dn);
+namespace {
+
+// Strand-1 intervals of at most span + 1 of m bases.
+double intervals(long long m, long long span) {
+  const double dm = static_cast<double>(m), ds = static_cast<double>(std::min(span, m - 1));
+  return (ds + 1) * dm - ds * (ds + 1) / 2;
 }
 
-double interaction_gpu_bytes(long long m, long long n) {
-  const long long shorter = std::min(m, n), p = bpmax_padded_length(std::max(m, n));
-  const double matrix = 4.0 * static_cast<double>((p + 1) * p);
-  return (static_cast<double>(shorter) * static_cast<double>(shorter + 1) / 2 + 1) * matrix;
+}  // namespace
+
+double interaction_bytes(long long m, long long n, bool oracle, const InteractionWindow& window) {
+  const double dm = static_cast<double>(m), dn = static_cast<double>(n);
+  if (oracle) return 4.0 * (dm * dm * dn * dn + dm * dm + dn * dn);
+  // The products' form puts the shorter strand first; a band of span + 1 cells a row.
+  const bool swap = m > n;
+  const long long one = swap ? n : m, two = swap ? m : n;
+  const long long span1 = std::min(swap ? window.span2 : window.span1, one - 1);
+  const long long span2 = std::min(swap ? window.span1 : window.span2, two - 1);
+  const double rows = static_cast<double>(two) * static_cast<double>(span2 + 1);
+  return 4.0 * (intervals(one, span1) * rows + static_cast<double>(one) * static_cast<double>(span1 + 1) + rows);
 }
 
-Interaction interact_oracle(std::string_view s1, std::string_view s2, const PairWeights& weights) {
-  const Strands s(s1, s2, weights);
+double interaction_gpu_bytes(long long m, long long n, const InteractionWindow& window) {
+  const bool swap = m > n;
+  const long long one = swap ? n : m, two = swap ? m : n;
+  const long long span1 = swap ? window.span2 : window.span1, span2 = std::min(swap ? window.span1 : window.span2, two - 1);
+  const double matrix = 4.0 * static_cast<double>(bpmax_matrix_cells(two, span2));
+  return (intervals(one, span1) + 1) * matrix;
+}
+
+Interaction interact_oracle(std::string_view s1, std::string_view s2, const PairWeights& weights,
+                            const InteractionWindow& window) {
+  const Strands s(s1, s2, weights, window);
   return bpmax_cpu::result_of(s, fill(s));
 }
 

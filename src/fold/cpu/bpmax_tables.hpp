@@ -28,21 +28,24 @@ inline std::vector<std::uint8_t> codes_of(std::string_view s, bool reverse, cons
   return out;
 }
 
-// One strand's S, dense: S(i, j) at [i * n + j], 0 for j <= i + 3.
+// One strand's S on the band the window leaves: S(i, j) for
+// i <= j <= i + span at [i span + j] (each row's span + 1 cells after the
+// last's), 0 for j <= i + 3.
 struct SingleTable {
-  long long n = 0;
+  long long n = 0, span = 0;
   std::vector<int> s;
-  int operator()(long long i, long long j) const { return s[static_cast<std::size_t>(i * n + j)]; }
-  const int* row(long long i) const { return s.data() + i * n; }  // S(i, .)
+  SingleTable(long long bases, long long band) : n(bases), span(band), s(static_cast<std::size_t>(bases * (band + 1)), 0) {}
+  int operator()(long long i, long long j) const { return s[static_cast<std::size_t>(i * span + j)]; }
+  int& at(long long i, long long j) { return s[static_cast<std::size_t>(i * span + j)]; }
+  const int* row(long long i) const { return s.data() + i * span; }  // row(i)[j] = S(i, j)
 };
 
-inline SingleTable fill_single(const std::vector<std::uint8_t>& b, const PairWeights& w) {
-  SingleTable t{static_cast<long long>(b.size()), std::vector<int>(b.size() * b.size(), 0)};
-  for (long long span = kBpmaxMinSpan + 1; span < t.n; ++span)
-    for (long long i = 0; i + span < t.n; ++i) {
-      const long long j = i + span;
-      t.s[static_cast<std::size_t>(i * t.n + j)] =
-          single_cell(i, j, t, pair_weight(w, b[static_cast<std::size_t>(i)], b[static_cast<std::size_t>(j)]));
+inline SingleTable fill_single(const std::vector<std::uint8_t>& b, const PairWeights& w, long long span) {
+  SingleTable t(static_cast<long long>(b.size()), span);
+  for (long long d = kBpmaxMinSpan + 1; d <= span; ++d)
+    for (long long i = 0; i + d < t.n; ++i) {
+      const long long j = i + d;
+      t.at(i, j) = single_cell(i, j, t, pair_weight(w, b[static_cast<std::size_t>(i)], b[static_cast<std::size_t>(j)]));
     }
   return t;
 }
@@ -50,30 +53,35 @@ inline SingleTable fill_single(const std::vector<std::uint8_t>& b, const PairWei
 // The same table a diagonal at a time on `threads` threads, each cell's
 // splits one vectorised sweep along its row and a copy of its column
 // (cpu/bpmax_products.cpp). Equal to fill_single (tests/test_bpmax.cpp).
-SingleTable fill_single_diagonals(const std::vector<std::uint8_t>& b, const PairWeights& w, int threads);
+SingleTable fill_single_diagonals(const std::vector<std::uint8_t>& b, const PairWeights& w, long long span, int threads);
 
 // How Strands fills S: the oracle's cell by cell, or the fast engines' by diagonals.
 enum class SingleFill { cells, diagonals };
 
-// The two strands (strand 2 reversed), their weights and S tables.
+// The two strands (strand 2 reversed), their weights, the window's spans
+// (the most j - i of an interval on each, at most its length - 1) and the
+// S tables on them.
 struct Strands {
   std::vector<std::uint8_t> a, b;
   PairWeights w;
-  SingleTable s1, s2;
   long long m = 0, n = 0;
+  long long span1 = 0, span2 = 0;
+  SingleTable s1, s2;
 
-  Strands(std::string_view one, std::string_view two, const PairWeights& weights, SingleFill fill = SingleFill::cells,
-          int threads = 1)
+  Strands(std::string_view one, std::string_view two, const PairWeights& weights, const InteractionWindow& window = {},
+          SingleFill fill = SingleFill::cells, int threads = 1)
       : a(codes_of(one, false, "strand 1")), b(codes_of(two, true, "strand 2")), w(weights),
-        s1(fill == SingleFill::cells ? fill_single(a, weights) : fill_single_diagonals(a, weights, threads)),
-        s2(fill == SingleFill::cells ? fill_single(b, weights) : fill_single_diagonals(b, weights, threads)),
-        m(static_cast<long long>(a.size())),
-        n(static_cast<long long>(b.size())) {}
+        m(static_cast<long long>(a.size())), n(static_cast<long long>(b.size())),
+        span1(std::min(window.span1, m - 1)), span2(std::min(window.span2, n - 1)),
+        s1(fill == SingleFill::cells ? fill_single(a, weights, span1) : fill_single_diagonals(a, weights, span1, threads)),
+        s2(fill == SingleFill::cells ? fill_single(b, weights, span2) : fill_single_diagonals(b, weights, span2, threads)) {}
   int w1(long long i, long long j) const { return pair_weight(w, a[static_cast<std::size_t>(i)], a[static_cast<std::size_t>(j)]); }
   int w2(long long i, long long j) const { return pair_weight(w, b[static_cast<std::size_t>(i)], b[static_cast<std::size_t>(j)]); }
   int w12(long long i1, long long i2) const {
     return pair_weight(w, a[static_cast<std::size_t>(i1)], b[static_cast<std::size_t>(i2)]);
   }
+  // Strand-1 intervals with F: those of the window's diagonals.
+  long long intervals() const { return (span1 + 1) * m - span1 * (span1 + 1) / 2; }
 };
 
 // Pairs in Interaction's order: strand 1's first, by position.
@@ -83,19 +91,18 @@ inline void sort_pairs(std::vector<BasePair>& pairs) {
   });
 }
 
-// The traceback from F(0, m-1, 0, n-1) by the first candidate that gives
-// each value.
+// The traceback from F(start) by the first candidate that gives each value.
 struct Item {
   enum Kind { f, s1, s2 } kind;
   long long i1, j1, i2, j2;  // S's interval in (i1, j1)
 };
 
 template <class F>
-std::vector<BasePair> trace(const Strands& t, const F& f) {
+std::vector<BasePair> trace(const Strands& t, const F& f, const Item& start) {
   std::vector<BasePair> pairs;
   const long long n = t.n;
   auto strand2 = [&](long long r) { return static_cast<int>(n - 1 - r); };  // reversed index to position
-  std::vector<Item> todo{{Item::f, 0, t.m - 1, 0, n - 1}};
+  std::vector<Item> todo{start};
   while (!todo.empty()) {
     const Item it = todo.back();
     todo.pop_back();
@@ -178,26 +185,47 @@ inline std::string dot_bracket(std::size_t m, std::size_t n, const std::vector<B
   return one + '&' + two;
 }
 
-// The score, the pairs and the dot-bracket of filled tables.
+// The score, the pairs and the dot-bracket of filled tables, traced from
+// `start`, the cell that holds the score.
 template <class F>
-Interaction result_of(const Strands& s, const F& f) {
+Interaction result_from(const Strands& s, const F& f, const Item& start) {
   Interaction out;
-  out.score = f(0, s.m - 1, 0, s.n - 1);
-  out.pairs = trace(s, f);
+  out.score = f(start.i1, start.j1, start.i2, start.j2);
+  out.pairs = trace(s, f, start);
   out.structure = dot_bracket(static_cast<std::size_t>(s.m), static_cast<std::size_t>(s.n), out.pairs);
   return out;
+}
+
+// The cell that holds the score: the first (by i1, then i2) of the best
+// pairs of longest intervals the window allows (F never falls as an
+// interval grows), F(0, m-1, 0, n-1) without a window. `longest(i1, i2)`
+// reads F(i1, i1 + span1, i2, i2 + span2).
+template <class Longest>
+Item best_window(const Strands& s, const Longest& longest) {
+  Item best{Item::f, 0, s.span1, 0, s.span2};
+  int value = longest(0, 0);
+  for (long long i1 = 0; i1 + s.span1 < s.m; ++i1)
+    for (long long i2 = 0; i2 + s.span2 < s.n; ++i2)
+      if (const int v = longest(i1, i2); v > value) value = v, best = {Item::f, i1, i1 + s.span1, i2, i2 + s.span2};
+  return best;
+}
+
+template <class F>
+Interaction result_of(const Strands& s, const F& f) {
+  const Item start = best_window(s, [&](long long i1, long long i2) { return f(i1, i1 + s.span1, i2, i2 + s.span2); });
+  return result_from(s, f, start);
 }
 
 // The model is symmetric: strands swapped, each reversed (strand 2's
 // reversed index i2 becoming strand 1's position), give the same scores.
 // The fast engines put the shorter strand first, where it makes the fewer
-// matrices; `run` computes the Interaction of the strands as given to it,
-// and its pairs come back named for the caller's strands.
+// matrices; `run` computes the Interaction of the strands and window as
+// given to it, and its pairs come back named for the caller's strands.
 template <class Run>
-Interaction shorter_strand_first(std::string_view one, std::string_view two, Run&& run) {
+Interaction shorter_strand_first(std::string_view one, std::string_view two, const InteractionWindow& window, Run&& run) {
   codes_of(one, false, "strand 1"), codes_of(two, true, "strand 2");  // errors named for the caller's strands
-  if (one.size() <= two.size()) return run(one, two);
-  Interaction swapped = run(two, one);
+  if (one.size() <= two.size()) return run(one, two, window);
+  Interaction swapped = run(two, one, InteractionWindow{window.span2, window.span1});
   for (BasePair& p : swapped.pairs) {
     if (p.kind == PairKind::inter) std::swap(p.i, p.j);
     else p.kind = p.kind == PairKind::intra1 ? PairKind::intra2 : PairKind::intra1;

@@ -83,19 +83,25 @@ std::size_t bpmax_device_free_bytes(int device) {
 BpmaxDeviceTables::BpmaxDeviceTables(const bpmax_cpu::Strands& s, int device) : impl_(std::make_unique<Impl>()) {
   const long long m = s.m, n = s.n, p = bpmax_padded_length(n), nb = p / kB;
   cuda::check(cudaSetDevice(device), "cudaSetDevice");
-  // S2 of the padded strand: S2(i, j) past the end is S2(i, n-1).
-  std::vector<int> s2(static_cast<std::size_t>((p + 1) * p), kNeg);
-  for (long long i = 0; i < p; ++i)
-    for (long long j = i; j < p; ++j) s2[static_cast<std::size_t>(i * p + j)] = i < n ? s.s2(i, std::min(j, n - 1)) : 0;
-  std::vector<std::uint8_t> b(static_cast<std::size_t>(p), kNoBase);
-  std::copy(s.b.begin(), s.b.end(), b.begin());
-
   Impl& x = *impl_;
   DeviceTables& t = x.t;
   t.w = s.w;
   t.m = static_cast<int>(m);
+  t.n = n;
   t.p = p;
-  t.f = x.f.reserve(static_cast<std::size_t>(m * (m + 1) / 2 * t.matrix_cells()), "cudaMalloc (BPMax's tables)");
+  t.stride = bpmax_row_stride(n, s.span2);
+  t.span1 = s.span1;
+  t.span2 = s.span2;
+  t.band = std::min(nb - 1, (s.span2 + kB - 1) / kB);
+  // S2 of the padded strand on the band: S2(i, j) past the end is S2(i, n-1).
+  std::vector<int> s2(static_cast<std::size_t>(t.matrix_cells()), kNeg);
+  for (long long i = 0; i < p; ++i)
+    for (long long j = i; j < p && j - i <= s.span2; ++j)
+      s2[static_cast<std::size_t>(t.cell(i, j))] = i < n ? s.s2(i, std::min(j, n - 1)) : 0;
+  std::vector<std::uint8_t> b(static_cast<std::size_t>(p), kNoBase);
+  std::copy(s.b.begin(), s.b.end(), b.begin());
+
+  t.f = x.f.reserve(static_cast<std::size_t>(s.intervals() * t.matrix_cells()), "cudaMalloc (BPMax's tables)");
   cuda::check(cudaMemset(t.f, 0xC0, x.f.bytes()), "cudaMemset");  // kNeg everywhere
   upload(x.s2, s2);
   upload(x.s1, s.s1.s);
@@ -117,16 +123,18 @@ BpmaxDeviceTables::BpmaxDeviceTables(const bpmax_cpu::Strands& s, int device) : 
   cuda::KernelTimer timer;
   PhaseTime product_time, finish_time;
   timer.start();
-  for (int d1 = 0; d1 < m; ++d1) {
+  double shorter_blocks = 0;  // block products a matrix's tiles take per k1
+  for (long long d = 0; d <= t.band; ++d) shorter_blocks += static_cast<double>((nb - d) * (d + 1));
+  for (int d1 = 0; d1 <= s.span1; ++d1) {
     const int count = static_cast<int>(m - d1);
     Shorter shorter{t, d1, count};
-    const long long tiles = count * nb * (nb + 1) / 2;
-    shorter.splits = product_splits(tiles, d1 * nb, device_blocks);
+    const long long tiles = count * band_tiles(nb, t.band);
+    shorter.splits = product_splits(tiles, d1 * (t.band + 1), device_blocks);
     product_time.start();
     launch_products(shorter, tiles * shorter.splits);
     product_time.stop();
-    x.timing.product_terms += block_terms * count * d1 * static_cast<double>(nb * (nb + 1) * (nb + 2) / 6);
-    for (int d = 0; d < nb; ++d) {
+    x.timing.product_terms += block_terms * count * d1 * shorter_blocks;
+    for (int d = 0; d <= t.band; ++d) {
       if (d >= 1) {
         Close close{t, d1, count, d};
         close.splits = product_splits(count * (nb - d), 2 * d, device_blocks);
@@ -152,9 +160,21 @@ const BpmaxFillTiming& BpmaxDeviceTables::timing() const { return impl_->timing;
 
 void BpmaxDeviceTables::copy_tile(long long i1, long long j1, long long I, long long J, int* to) const {
   const DeviceTables& t = impl_->t;
-  cuda::check(cudaMemcpy2D(to, kB * sizeof(int), t.at(i1, j1) + I * kB * t.p + J * kB,
-                           static_cast<std::size_t>(t.p) * sizeof(int), kB * sizeof(int), kB, cudaMemcpyDeviceToHost),
+  cuda::check(cudaMemcpy2D(to, kB * sizeof(int), t.at(i1, j1) + t.cell(I * kB, J * kB),
+                           static_cast<std::size_t>(t.stride) * sizeof(int), kB * sizeof(int), kB, cudaMemcpyDeviceToHost),
               "cudaMemcpy2D (a tile for the traceback)");
+}
+
+std::vector<int> BpmaxDeviceTables::longest() const {
+  const DeviceTables& t = impl_->t;
+  std::vector<int> out(static_cast<std::size_t>((t.m - t.span1) * (t.n - t.span2)));
+  cuda::DeviceArray<int> cells;
+  cells.reserve(out.size(), "cudaMalloc (the longest intervals' cells)");
+  const long long blocks = std::min<long long>(4096, (static_cast<long long>(out.size()) + 255) / 256);
+  longest_cells<<<static_cast<unsigned>(blocks), 256>>>(t, cells.get());
+  cuda::check(cudaGetLastError(), "bpmax longest_cells");
+  cuda::check(cudaMemcpy(out.data(), cells.get(), out.size() * sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy");
+  return out;
 }
 
 }  // namespace gdp::fold

@@ -1,9 +1,11 @@
 #pragma once
 // BPMax's kernels (cuda/bpmax_gpu.cu runs them). F is kept as one P x P
-// matrix a strand-1 interval (i1, j1), strand 2 padded to P bases, a
-// multiple of 128, with bases that pair with nothing, so that every cell of
-// the padded matrices is BPMax of the padded strand and the real cells are
-// unchanged. Matrices are filled a diagonal of strand-1 intervals
+// matrix a strand-1 interval (i1, j1) of the window, strand 2 padded to P
+// bases, a multiple of 128, with bases that pair with nothing, so that
+// every cell of the padded matrices is BPMax of the padded strand and the
+// real cells are unchanged. Only the window's band of cells,
+// 0 <= j2 - i2 <= span2, is ever stored, and only blocks that meet it are
+// computed. Matrices are filled a diagonal of strand-1 intervals
 // (d1 = j1 - i1) at a time, each matrix by 128 x 128 blocks:
 //
 //   1. `products<Shorter>`: every block of every matrix of the diagonal at
@@ -22,6 +24,11 @@
 // Below the diagonal (and in a row past the last, which B's shifted rows
 // reach) cells hold kNeg, so that a product term that would pair a real
 // cell with one that is not adds nothing: the products need no masks.
+// Where the band is narrower than the matrix, a row's stride is only the
+// band and the 128 cells left of the diagonal that the products read
+// (bpmax_row_stride), so a cell further right shares its place with one of
+// the next row: a term that reads one only ever reaches a cell outside the
+// band, which is never stored.
 // The candidates are those of bpmax_recurrence.hpp (for_each_candidate),
 // so every cell is the oracle's: tests/test_bpmax_gpu.cpp checks the
 // scores and the structures traced through the cells.
@@ -40,17 +47,21 @@ constexpr int kNeg = static_cast<int>(0xC0C0C0C0u);
 
 // The tables on the device.
 struct DeviceTables {
-  int* f = nullptr;                  // F's matrices, each P + 1 rows of P (row P all kNeg)
+  int* f = nullptr;                  // F's matrices, each P + 1 rows at `stride` (row P all kNeg)
   const int* s2 = nullptr;           // S2 of the padded strand 2, the same shape, kNeg below the diagonal
-  const int* s1 = nullptr;           // S1, m x m
+  const int* s1 = nullptr;           // S1 as the host's SingleTable keeps it
   const std::uint8_t* a = nullptr;   // strand 1's base codes
   const std::uint8_t* b = nullptr;   // strand 2's, reversed, padded to P with kNoBase
   PairWeights w;
   int m = 0;
-  long long p = 0;
+  long long n = 0, p = 0, stride = 0;
+  long long span1 = 0, span2 = 0;  // the window's (bpmax_tables.hpp, Strands)
+  long long band = 0;              // blocks (I, J) with J - I <= band meet the band
 
   GDP_HD long long blocks() const { return p / kB; }
-  GDP_HD long long matrix_cells() const { return (p + 1) * p; }
+  GDP_HD long long matrix_cells() const { return p * stride + p; }
+  GDP_HD long long cell(long long i2, long long j2) const { return i2 * stride + j2; }
+  GDP_HD bool in_band(long long i2, long long j2) const { return j2 >= i2 && j2 - i2 <= span2; }
   // Matrix (i1, j1) is number first(d1) + i1: one diagonal's matrices are
   // consecutive.
   GDP_HD long long matrix(long long i1, long long j1) const {
@@ -58,11 +69,11 @@ struct DeviceTables {
     return d * m - d * (d - 1) / 2 + i1;
   }
   GDP_HD int* at(long long i1, long long j1) const { return f + matrix(i1, j1) * matrix_cells(); }
-  GDP_HD int s1_at(long long i, long long j) const { return s1[i * m + j]; }
+  GDP_HD int s1_at(long long i, long long j) const { return s1[i * span1 + j]; }
 };
 
 // One kB-long piece of a tile's reduction: A's kB rows from a, B's kB
-// columns from b, both with row stride P.
+// columns from b, both at the tables' row stride.
 struct Segment {
   const int* a;
   const int* b;
@@ -74,6 +85,10 @@ struct Tile {
   long long I, J;
 };
 
+// The blocks (I, J) of a matrix that meet the band, longest first: those
+// with J - I = band - g come after g c0 + g (g - 1) / 2 others, c0 = nb - band.
+GDP_HD long long band_tiles(long long nb, long long band) { return (band + 1) * (nb - band) + band * (band + 1) / 2; }
+
 // Step 1 for the diagonal d1 of `count` matrices: block x of the grid is
 // tile x / count (ordered by falling J - I, the longest first) of matrix
 // x % count.
@@ -83,26 +98,27 @@ struct Shorter {
   int splits = 1;  // blocks a tile, each a slice of its segments
 
   __device__ Tile tile(long long x) const {
-    const long long e = x / count, nb = t.blocks();
-    // Tiles with J - I = nb - 1 - g come after g (g + 1) / 2 others.
-    long long g = static_cast<long long>((sqrt(8.0 * static_cast<double>(e) + 1.0) - 1.0) / 2.0);
-    while (g * (g + 1) / 2 > e) --g;
-    while ((g + 1) * (g + 2) / 2 <= e) ++g;
-    const long long I = e - g * (g + 1) / 2, d = nb - 1 - g;
+    const long long e = x / count, c0 = t.blocks() - t.band;
+    auto before = [&](long long g) { return g * c0 + g * (g - 1) / 2; };
+    const double h = static_cast<double>(c0) - 0.5;
+    long long g = static_cast<long long>(sqrt(h * h + 2.0 * static_cast<double>(e)) - h);
+    while (g > 0 && before(g) > e) --g;
+    while (before(g + 1) <= e) ++g;
+    const long long I = e - before(g), d = t.band - g;
     const int i1 = static_cast<int>(x % count);
     return {i1, i1 + d1, I, I + d};
   }
   __device__ int segments(const Tile& s) const { return d1 * static_cast<int>(s.J - s.I + 1); }
   __device__ Segment segment(const Tile& s, int x) const {
     const int blocks = static_cast<int>(s.J - s.I + 1);
-    const long long k1 = s.i1 + x / blocks, K = s.I + x % blocks, p = t.p;
-    return {t.at(s.i1, k1) + s.I * kB * p + K * kB, t.at(k1 + 1, s.j1) + (K * kB + 1) * p + s.J * kB};
+    const long long k1 = s.i1 + x / blocks, K = s.I + x % blocks;
+    return {t.at(s.i1, k1) + t.cell(s.I * kB, K * kB), t.at(k1 + 1, s.j1) + t.cell(K * kB + 1, s.J * kB)};
   }
   // The product's value and (by the first slice) the cell-by-cell
   // candidates, into F(i1, j1), which holds kNeg before.
   __device__ void finish(const Tile& s, long long i2, long long j2, int product, int slice) const {
-    if (j2 < i2) return;  // below the diagonal: kNeg stays
-    const long long at = i2 * t.p + j2;
+    if (!t.in_band(i2, j2)) return;  // below the diagonal or past the window: kNeg stays
+    const long long at = t.cell(i2, j2);
     const int i1 = s.i1, j1 = s.j1;
     int v = product;
     if (slice == 0) {
@@ -134,17 +150,17 @@ struct Close {
   }
   __device__ int segments(const Tile&) const { return static_cast<int>(2 * d); }
   __device__ Segment segment(const Tile& s, int x) const {
-    const long long p = t.p;
     const int* f = t.at(s.i1, s.j1);
     if (x < d) {
       const long long K = s.I + x;
-      return {f + s.I * kB * p + K * kB, t.s2 + (K * kB + 1) * p + s.J * kB};
+      return {f + t.cell(s.I * kB, K * kB), t.s2 + t.cell(K * kB + 1, s.J * kB)};
     }
     const long long K = s.I + 1 + (x - d);
-    return {t.s2 + s.I * kB * p + K * kB, f + (K * kB + 1) * p + s.J * kB};
+    return {t.s2 + t.cell(s.I * kB, K * kB), f + t.cell(K * kB + 1, s.J * kB)};
   }
   __device__ void finish(const Tile& s, long long i2, long long j2, int product, int) const {
-    int* cell = t.at(s.i1, s.j1) + i2 * t.p + j2;
+    if (!t.in_band(i2, j2)) return;
+    int* cell = t.at(s.i1, s.j1) + t.cell(i2, j2);
     if (splits > 1) atomicMax(cell, product);
     else *cell = max(*cell, product);
   }
@@ -166,7 +182,7 @@ __global__ void __launch_bounds__(kProductThreads, 2) products(Task task) {
   const Tile tile = task.tile(blockIdx.x / task.splits);
   const int segments = task.segments(tile), per_slice = (segments + task.splits - 1) / task.splits;
   const int first = slice * per_slice, steps = max(0, min(segments, first + per_slice) - first) * (kB / kK);
-  const long long p = task.t.p;
+  const long long p = task.t.stride;
   const int tid = static_cast<int>(threadIdx.x), tx = tid % 16, ty = tid / 16;
   // A: rows a_row + 16 r, column a_col of the step; B: rows b_row and
   // b_row + 8, columns b_col .. b_col + 3.
@@ -251,20 +267,20 @@ __global__ void __launch_bounds__(kCloseThreads) close_blocks(DeviceTables t, in
   extern __shared__ __align__(16) unsigned char close_shared[];
   CloseShared& sh = *reinterpret_cast<CloseShared*>(close_shared);
   const int i1 = static_cast<int>(blockIdx.x % count), j1 = i1 + d1;
-  const long long I = blockIdx.x / count, i0 = I * kB, j0 = (I + d) * kB, p = t.p;
+  const long long I = blockIdx.x / count, i0 = I * kB, j0 = (I + d) * kB;
   int* f = t.at(i1, j1);
   const int tid = static_cast<int>(threadIdx.x);
   for (int x = tid; x < kB * kB; x += kCloseThreads) {
     const int row = x / kB, col = x % kB;
-    sh.cur[row][col] = f[(i0 + row) * p + j0 + col];
-    sh.s2_rows[row][col] = t.s2[(i0 + row) * p + i0 + col];
-    sh.s2_cols[row][col] = t.s2[(j0 + row) * p + j0 + col];
+    sh.cur[row][col] = f[t.cell(i0 + row, j0 + col)];
+    sh.s2_rows[row][col] = t.s2[t.cell(i0 + row, i0 + col)];
+    sh.s2_cols[row][col] = t.s2[t.cell(j0 + row, j0 + col)];
   }
   if (tid < kB) {
     if (d >= 1) {
-      sh.next_row[tid] = f[(i0 + kB) * p + j0 + tid];
-      sh.left_col[tid] = f[(i0 + tid) * p + j0 - 1];
-      if (tid == 0) sh.left_col[kB] = f[(i0 + kB) * p + j0 - 1];
+      sh.next_row[tid] = f[t.cell(i0 + kB, j0 + tid)];
+      sh.left_col[tid] = f[t.cell(i0 + tid, j0 - 1)];
+      if (tid == 0) sh.left_col[kB] = f[t.cell(i0 + kB, j0 - 1)];
     }
     sh.col_bases[tid] = t.b[j0 + tid];
   }
@@ -315,7 +331,18 @@ __global__ void __launch_bounds__(kCloseThreads) close_blocks(DeviceTables t, in
   }
   for (int x = tid; x < kB * kB; x += kCloseThreads) {
     const int row = x / kB, col = x % kB;
-    if (d >= 1 || col >= row) f[(i0 + row) * p + j0 + col] = sh.cur[row][col];
+    if (t.in_band(i0 + row, j0 + col)) f[t.cell(i0 + row, j0 + col)] = sh.cur[row][col];
+  }
+}
+
+// F(i1, i1 + span1, i2, i2 + span2) for every i1 and i2 of the strands
+// into out[i1 (n - span2) + i2]: the cells that may hold the score.
+__global__ void longest_cells(DeviceTables t, int* out) {
+  const long long across = t.n - t.span2, count = (t.m - t.span1) * across;
+  for (long long x = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; x < count;
+       x += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const long long i1 = x / across, i2 = x % across;
+    out[x] = t.at(i1, i1 + t.span1)[t.cell(i2, i2 + t.span2)];
   }
 }
 
