@@ -184,12 +184,6 @@ std::vector<gdp::io::InteractionRecord> interaction_records(const std::vector<st
   return out;
 }
 
-// The intervals of a strand of n bases that a window of `span` keeps.
-double intervals(std::size_t n, long long span) {
-  const double dn = static_cast<double>(n), ds = static_cast<double>(std::min<long long>(span, static_cast<long long>(n) - 1));
-  return (ds + 1) * dn - ds * (ds + 1) / 2;
-}
-
 void run_interact(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   const gdp::io::InteractionFormat format = gdp::io::parse_interaction_format(o.format);
   const gdp::fold::InteractionWeights weights = gdp::fold::parse_interaction_weights(o.weights);
@@ -247,7 +241,8 @@ void run_interact(const FoldOptions& o, const gdp::app::CommonOptions& common) {
       results.push_back(oracle ? gdp::fold::interact_oracle(r.strand1, r.strand2, weights.pairs, window)
                                : gdp::fold::interact_products(r.strand1, r.strand2, weights.pairs, threads, window));
     }
-    cells += intervals(r.strand1.size(), window.span1) * intervals(r.strand2.size(), window.span2);
+    cells += gdp::fold::window_intervals(static_cast<long long>(r.strand1.size()), window.span1) *
+             gdp::fold::window_intervals(static_cast<long long>(r.strand2.size()), window.span2);
   }
   report.add_phase("compute", timer.seconds());
   if (on_gpu) {

@@ -36,6 +36,8 @@ struct InteractionWindow {
 };
 // "W1,W2", two whole numbers; InputError for anything else.
 InteractionWindow parse_interaction_window(std::string_view text);
+// The intervals of a strand of n bases with j - i <= span.
+double window_intervals(long long n, long long span);
 
 enum class PairKind { inter, intra1, intra2 };
 

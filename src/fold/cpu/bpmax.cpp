@@ -40,15 +40,10 @@ DenseF fill(const Strands& s) {
 
 }  // namespace
 
-namespace {
-
-// Strand-1 intervals of at most span + 1 of m bases.
-double intervals(long long m, long long span) {
-  const double dm = static_cast<double>(m), ds = static_cast<double>(std::min(span, m - 1));
-  return (ds + 1) * dm - ds * (ds + 1) / 2;
+double window_intervals(long long n, long long span) {
+  const double dn = static_cast<double>(n), ds = static_cast<double>(std::min(span, n - 1));
+  return (ds + 1) * dn - ds * (ds + 1) / 2;
 }
-
-}  // namespace
 
 double interaction_bytes(long long m, long long n, bool oracle, const InteractionWindow& window) {
   const double dm = static_cast<double>(m), dn = static_cast<double>(n);
@@ -59,7 +54,7 @@ double interaction_bytes(long long m, long long n, bool oracle, const Interactio
   const long long span1 = std::min(swap ? window.span2 : window.span1, one - 1);
   const long long span2 = std::min(swap ? window.span1 : window.span2, two - 1);
   const double rows = static_cast<double>(two) * static_cast<double>(span2 + 1);
-  return 4.0 * (intervals(one, span1) * rows + static_cast<double>(one) * static_cast<double>(span1 + 1) + rows);
+  return 4.0 * (window_intervals(one, span1) * rows + static_cast<double>(one) * static_cast<double>(span1 + 1) + rows);
 }
 
 double interaction_gpu_bytes(long long m, long long n, const InteractionWindow& window) {
@@ -67,7 +62,7 @@ double interaction_gpu_bytes(long long m, long long n, const InteractionWindow& 
   const long long one = swap ? n : m, two = swap ? m : n;
   const long long span1 = swap ? window.span2 : window.span1, span2 = std::min(swap ? window.span1 : window.span2, two - 1);
   const double matrix = 4.0 * static_cast<double>(bpmax_matrix_cells(two, span2));
-  return (intervals(one, span1) + 1) * matrix;
+  return (window_intervals(one, span1) + 1) * matrix;
 }
 
 Interaction interact_oracle(std::string_view s1, std::string_view s2, const PairWeights& weights,
