@@ -2,8 +2,6 @@
 // recursion of recursive.hpp on the device, where a quadrant is a view and
 // only sums and products allocate; the classical kernel's launches are
 // cuda/classic_products.cu's.
-#include <cublas_v2.h>
-
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -11,6 +9,7 @@
 #include "core/cuda_check.hpp"
 #include "core/error.hpp"
 #include "semiring/cuda/classic_launch.hpp"
+#include "semiring/cuda/cublas_library.hpp"
 #include "semiring/gpu.hpp"
 #include "semiring/recursive.hpp"
 
@@ -20,7 +19,7 @@ namespace {
 void check_cublas(cublasStatus_t status, const char* what) {
   if (status == CUBLAS_STATUS_SUCCESS) return;
   if (status == CUBLAS_STATUS_ALLOC_FAILED) throw RunError(std::string("out of GPU memory (") + what + ")");
-  throw RunError(std::string("cuBLAS error in ") + what + ": " + cublasGetStatusString(status));
+  throw RunError(std::string("cuBLAS error in ") + what + ": " + CublasLibrary::get().status_string(status));
 }
 
 // A rows x cols view into device memory with row stride ld; the storage is
@@ -96,21 +95,22 @@ void launch_cublas(cublasHandle_t h, const DeviceProduct<T>& p) {
   if (m == 0 || n == 0 || batch == 0) return;
   const T one = 1, zero = 0;
   const int im = static_cast<int>(m), in = static_cast<int>(n), ik = static_cast<int>(k);
+  const CublasLibrary& cublas = CublasLibrary::get();
   if constexpr (std::is_same_v<T, float>) {
     if (batch == 1)
-      check_cublas(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one, b, static_cast<int>(ldb), a,
+      check_cublas(cublas.sgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one, b, static_cast<int>(ldb), a,
                                static_cast<int>(lda), &zero, c, static_cast<int>(ldc)), "cublasSgemm");
     else
-      check_cublas(cublasSgemmStridedBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one, b, static_cast<int>(ldb),
+      check_cublas(cublas.sgemm_batched(h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one, b, static_cast<int>(ldb),
                                              stride_b, a, static_cast<int>(lda), stride_a, &zero, c,
                                              static_cast<int>(ldc), stride_c, static_cast<int>(batch)),
                    "cublasSgemmStridedBatched");
   } else if constexpr (std::is_same_v<T, double>) {
     if (batch == 1)
-      check_cublas(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one, b, static_cast<int>(ldb), a,
+      check_cublas(cublas.dgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one, b, static_cast<int>(ldb), a,
                                static_cast<int>(lda), &zero, c, static_cast<int>(ldc)), "cublasDgemm");
     else
-      check_cublas(cublasDgemmStridedBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one, b, static_cast<int>(ldb),
+      check_cublas(cublas.dgemm_batched(h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one, b, static_cast<int>(ldb),
                                              stride_b, a, static_cast<int>(lda), stride_a, &zero, c,
                                              static_cast<int>(ldc), stride_c, static_cast<int>(batch)),
                    "cublasDgemmStridedBatched");
@@ -180,8 +180,8 @@ struct DeviceBackend {
 
 struct CublasHandle {
   cublasHandle_t h = nullptr;
-  CublasHandle() { check_cublas(cublasCreate(&h), "cublasCreate"); }
-  ~CublasHandle() { cublasDestroy(h); }
+  CublasHandle() { check_cublas(CublasLibrary::get().create(&h), "cublasCreate"); }
+  ~CublasHandle() { CublasLibrary::get().destroy(h); }
 };
 
 }  // namespace
