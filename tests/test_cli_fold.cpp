@@ -247,3 +247,12 @@ TEST_CASE("gpu-fold on the GPU: long records one at a time, short ones many a la
   CHECK(gpu.out == cpu.out);
   CHECK_THAT(box.read("r.json"), Contains("fill_seconds") && Contains("\"backend\": \"gpu\""));
 }
+
+TEST_CASE("gpu-fold does not load cuBLAS (it needs none): it starts at once", "[cli][fold]") {
+  Sandbox box;
+  const auto libs = gdp::test::run_program("ldd", {GPU_FOLD_EXE}, box.dir());
+  INFO(libs.err);
+  REQUIRE(libs.status == 0);
+  CHECK_THAT(libs.out, Contains("libc.so"));  // ldd listed the libraries
+  CHECK_THAT(libs.out, !Contains("libcublas"));
+}

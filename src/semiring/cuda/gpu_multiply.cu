@@ -1,15 +1,15 @@
-// gpu-mm's GPU engine (semiring/gpu.hpp): device matrices, the classical
-// kernel's launches, cuBLAS, and the recursion of recursive.hpp on the
-// device, where a quadrant is a view and only sums and products allocate.
-#include <cublas_v2.h>
-
+// gpu-mm's GPU engine (semiring/gpu.hpp): device matrices, cuBLAS, and the
+// recursion of recursive.hpp on the device, where a quadrant is a view and
+// only sums and products allocate; the classical kernel's launches are
+// cuda/classic_products.cu's.
 #include <algorithm>
 #include <memory>
 #include <string>
 
 #include "core/cuda_check.hpp"
 #include "core/error.hpp"
-#include "semiring/cuda/gemm_kernel.cuh"
+#include "semiring/cuda/classic_launch.hpp"
+#include "semiring/cuda/cublas_library.hpp"
 #include "semiring/gpu.hpp"
 #include "semiring/recursive.hpp"
 
@@ -19,7 +19,7 @@ namespace {
 void check_cublas(cublasStatus_t status, const char* what) {
   if (status == CUBLAS_STATUS_SUCCESS) return;
   if (status == CUBLAS_STATUS_ALLOC_FAILED) throw RunError(std::string("out of GPU memory (") + what + ")");
-  throw RunError(std::string("cuBLAS error in ") + what + ": " + cublasGetStatusString(status));
+  throw RunError(std::string("cuBLAS error in ") + what + ": " + CublasLibrary::get().status_string(status));
 }
 
 // A rows x cols view into device memory with row stride ld; the storage is
@@ -83,33 +83,6 @@ void copy(const DeviceMatrix<T>& src, std::int64_t src_rows, std::int64_t src_co
   cuda::check(cudaGetLastError(), "copy kernel");
 }
 
-// The classical kernel on views: p.batch products, p.splits slices of k
-// each (splits > 1 adds into C, int32 max-plus and min-plus only).
-template <class T>
-void launch_classic(const DeviceProduct<T>& p) {
-  const std::int64_t m = p.m, k = p.k, n = p.n, batch = p.batch;
-  const int splits = p.splits;
-  if (m == 0 || n == 0 || batch == 0) return;
-  using gpu::GemmShape;
-  const std::int64_t per_launch = 65535 / splits;  // blockIdx.z: product * splits + slice
-  for (std::int64_t first = 0; first < batch; first += per_launch) {
-    const std::int64_t count = std::min<std::int64_t>(batch - first, per_launch);
-    const GemmShape g{static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), p.a.stride, p.b.stride, p.c.stride,
-                      static_cast<int>(p.a.ld), static_cast<int>(p.b.ld), static_cast<int>(p.c.ld), splits};
-    const dim3 grid(static_cast<unsigned>((n + gpu::kBN - 1) / gpu::kBN), static_cast<unsigned>((m + gpu::kBM - 1) / gpu::kBM),
-                    static_cast<unsigned>(count * splits));
-    const T* a0 = p.a.ptr + first * p.a.stride;
-    const T* b0 = p.b.ptr + first * p.b.stride;
-    T* c0 = p.c.ptr + first * p.c.stride;
-    switch (p.semiring) {
-      case Semiring::plus_times: gpu::gemm_kernel<T, Semiring::plus_times><<<grid, gpu::kThreads>>>(a0, b0, c0, g); break;
-      case Semiring::max_plus: gpu::gemm_kernel<T, Semiring::max_plus><<<grid, gpu::kThreads>>>(a0, b0, c0, g); break;
-      case Semiring::min_plus: gpu::gemm_kernel<T, Semiring::min_plus><<<grid, gpu::kThreads>>>(a0, b0, c0, g); break;
-    }
-    cuda::check(cudaGetLastError(), "gemm kernel");
-  }
-}
-
 // cuBLAS is column-major: row-major C = A B is column-major C^T = B^T A^T.
 // Plus-times only; p.semiring and p.splits are not read.
 template <class T>
@@ -122,21 +95,22 @@ void launch_cublas(cublasHandle_t h, const DeviceProduct<T>& p) {
   if (m == 0 || n == 0 || batch == 0) return;
   const T one = 1, zero = 0;
   const int im = static_cast<int>(m), in = static_cast<int>(n), ik = static_cast<int>(k);
+  const CublasLibrary& cublas = CublasLibrary::get();
   if constexpr (std::is_same_v<T, float>) {
     if (batch == 1)
-      check_cublas(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one, b, static_cast<int>(ldb), a,
+      check_cublas(cublas.sgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one, b, static_cast<int>(ldb), a,
                                static_cast<int>(lda), &zero, c, static_cast<int>(ldc)), "cublasSgemm");
     else
-      check_cublas(cublasSgemmStridedBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one, b, static_cast<int>(ldb),
+      check_cublas(cublas.sgemm_batched(h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one, b, static_cast<int>(ldb),
                                              stride_b, a, static_cast<int>(lda), stride_a, &zero, c,
                                              static_cast<int>(ldc), stride_c, static_cast<int>(batch)),
                    "cublasSgemmStridedBatched");
   } else if constexpr (std::is_same_v<T, double>) {
     if (batch == 1)
-      check_cublas(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one, b, static_cast<int>(ldb), a,
+      check_cublas(cublas.dgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one, b, static_cast<int>(ldb), a,
                                static_cast<int>(lda), &zero, c, static_cast<int>(ldc)), "cublasDgemm");
     else
-      check_cublas(cublasDgemmStridedBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one, b, static_cast<int>(ldb),
+      check_cublas(cublas.dgemm_batched(h, CUBLAS_OP_N, CUBLAS_OP_N, in, im, ik, &one, b, static_cast<int>(ldb),
                                              stride_b, a, static_cast<int>(lda), stride_a, &zero, c,
                                              static_cast<int>(ldc), stride_c, static_cast<int>(batch)),
                    "cublasDgemmStridedBatched");
@@ -206,58 +180,11 @@ struct DeviceBackend {
 
 struct CublasHandle {
   cublasHandle_t h = nullptr;
-  CublasHandle() { check_cublas(cublasCreate(&h), "cublasCreate"); }
-  ~CublasHandle() { cublasDestroy(h); }
+  CublasHandle() { check_cublas(CublasLibrary::get().create(&h), "cublasCreate"); }
+  ~CublasHandle() { CublasLibrary::get().destroy(h); }
 };
 
 }  // namespace
-
-void multiply_device_i32(const DeviceProductI32& p) {
-  if (p.splits != 1) throw RunError("multiply_device_i32: splits are for accumulate_device_i32");
-  launch_classic(p);
-}
-
-void accumulate_device_i32(const DeviceProductI32& p) {
-  if (p.semiring == Semiring::plus_times) throw RunError("accumulate_device_i32: max-plus or min-plus only");
-  if (p.splits < 1 || p.splits > 65535) throw RunError("accumulate_device_i32: splits must lie within 1..65535");
-  // One slice too goes through the atomic path, which adds into C.
-  DeviceProductI32 sliced = p;
-  sliced.splits = std::max(p.splits, 2);
-  launch_classic(sliced);
-}
-
-Matrix<std::int32_t> accumulate_gpu(Semiring s, const Matrix<std::int32_t>& a, const Matrix<std::int32_t>& b,
-                                    const Matrix<std::int32_t>& c, int splits, int device) {
-  if (a.cols != b.rows || c.rows != a.rows || c.cols != b.cols) throw InputError("accumulate_gpu: shapes do not chain");
-  cuda::check(cudaSetDevice(device), "cudaSetDevice");
-  auto to_device = [](const Matrix<std::int32_t>& x) {
-    DeviceMatrix<std::int32_t> d = DeviceMatrix<std::int32_t>::make(x.rows, x.cols);
-    if (!x.data.empty())
-      cuda::check(cudaMemcpy(d.ptr, x.data.data(), x.data.size() * sizeof(std::int32_t), cudaMemcpyHostToDevice), "cudaMemcpy");
-    return d;
-  };
-  const auto da = to_device(a), db = to_device(b), dc = to_device(c);
-  accumulate_device_i32({.semiring = s,
-                         .m = a.rows,
-                         .k = a.cols,
-                         .n = b.cols,
-                         .a = {.ptr = da.ptr, .ld = da.ld},
-                         .b = {.ptr = db.ptr, .ld = db.ld},
-                         .c = {.ptr = dc.ptr, .ld = dc.ld},
-                         .splits = splits});
-  Matrix<std::int32_t> out(c.rows, c.cols);
-  if (!out.data.empty())
-    cuda::check(cudaMemcpy(out.data.data(), dc.ptr, out.data.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost),
-                "cudaMemcpy");
-  return out;
-}
-
-std::size_t gpu_free_memory(int device) {
-  cuda::check(cudaSetDevice(device), "cudaSetDevice");
-  std::size_t free_bytes = 0, total_bytes = 0;
-  cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-  return free_bytes;
-}
 
 template <class T>
 std::vector<Matrix<T>> multiply_gpu(const std::vector<Matrix<T>>& as, const std::vector<Matrix<T>>& bs,
