@@ -196,10 +196,15 @@ void parse(std::string& text, std::size_t first, std::vector<SequenceRecord>& re
 }  // namespace
 
 SequenceFile read_sequences(const std::string& path, PlainLines plain, Ampersand amp) {
+  SequenceFile named;
+  named.path = path;
+  return parse_sequences(read_all(path, named.display_name()), path, plain, amp);
+}
+
+SequenceFile parse_sequences(std::string text, const std::string& path, PlainLines plain, Ampersand amp) {
   SequenceFile file;
   file.path = path;
   const std::string name = file.display_name();
-  std::string text = read_all(path, name);
   const std::size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string::npos) throw InputError(name, 0, "empty file: no sequences");
   if (text[first] == '>') {
