@@ -89,5 +89,8 @@ TEST_CASE("bad .npy files: one line naming the file", "[npy]") {
   check("vector.npy", npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }", four), "2-D");
   check("short.npy", npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (3, 2), }", four), "bytes");
   check("long.npy", npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2), }", four), "bytes");
+  // A shape whose size overflows 64 bits (2^62 x 4 items of 4 bytes is 2^66) must not wrap to match no data.
+  check("overflow.npy", npy_bytes("{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 4), }", ""),
+        "bytes");
   REQUIRE(error_of(dir.path("missing.npy")).find("cannot open") != std::string::npos);
 }

@@ -173,6 +173,11 @@ TEST_CASE("read_sequences reports bad input with file and line", "[reader]") {
   }
   SECTION("an empty file") { check_error("empty.fa", "", ": empty file"); }
   SECTION("white space only") { check_error("blank.fa", "\n  \r\n\t\n", ": empty file"); }
+  SECTION("white space only, a vertical tab or form feed among it, read as plain lines too") {
+    check_error("vtab.fa", "\n\v\f\n", ": empty file");
+    const std::string path = dir.write("vtab_plain.fa", "\n\v\n");
+    CHECK_THROWS_WITH(read_sequences(path, gdp::PlainLines::records), StartsWith(path + ": empty file"));
+  }
   SECTION("an empty gzip file") {
     const std::string path = dir.write_gzip("empty.fa.gz", "");
     CHECK_THAT(error_reading(path), StartsWith(path + ": empty file"));

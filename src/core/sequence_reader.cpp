@@ -196,11 +196,16 @@ void parse(std::string& text, std::size_t first, std::vector<SequenceRecord>& re
 }  // namespace
 
 SequenceFile read_sequences(const std::string& path, PlainLines plain, Ampersand amp) {
+  SequenceFile named;
+  named.path = path;
+  return parse_sequences(read_all(path, named.display_name()), path, plain, amp);
+}
+
+SequenceFile parse_sequences(std::string text, const std::string& path, PlainLines plain, Ampersand amp) {
   SequenceFile file;
   file.path = path;
   const std::string name = file.display_name();
-  std::string text = read_all(path, name);
-  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  const std::size_t first = text.find_first_not_of(" \t\r\n\v\f");  // std::isspace's blanks
   if (first == std::string::npos) throw InputError(name, 0, "empty file: no sequences");
   if (text[first] == '>') {
     file.records = scan_fasta(text, name, amp);
@@ -210,6 +215,7 @@ SequenceFile read_sequences(const std::string& path, PlainLines plain, Ampersand
     parse<seqan3::format_fastq>(text, first, file.records, name);
   } else if (plain == PlainLines::records) {
     file.records = scan_plain_lines(text, name, amp);
+    if (file.records.empty()) throw InputError(name, 0, "empty file: no sequences");
   } else {
     const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(first), '\n'));
     throw InputError(name, line, "not FASTA or FASTQ: expected '>' or '@'");

@@ -18,5 +18,9 @@ enum class PlainLines { refuse, records };
 enum class Ampersand { refuse, keep };
 SequenceFile read_sequences(const std::string& path, PlainLines plain = PlainLines::refuse,
                             Ampersand amp = Ampersand::refuse);
+// The same for a file's text already in memory (uncompressed), named
+// `path` in messages.
+SequenceFile parse_sequences(std::string text, const std::string& path, PlainLines plain = PlainLines::refuse,
+                             Ampersand amp = Ampersand::refuse);
 
 }  // namespace gdp

@@ -63,6 +63,10 @@ NpyArray read_npy(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path, 0, "cannot open");
   const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return parse_npy(file, path);
+}
+
+NpyArray parse_npy(std::string_view file, const std::string& path) {
   if (file.size() < 10 || file.compare(0, 6, magic, 6) != 0)
     throw InputError(path, 0, "not a NumPy .npy file (no \\x93NUMPY magic)");
   const int major = static_cast<unsigned char>(file[6]);
@@ -78,7 +82,7 @@ NpyArray read_npy(const std::string& path) {
     throw InputError(path, 0, "unsupported .npy version " + std::to_string(major));
   }
   if (file.size() < start + header_len) throw InputError(path, 0, "truncated .npy header");
-  const std::string header = file.substr(start, header_len);
+  const std::string header(file.substr(start, header_len));
 
   NpyArray a;
   const std::string descr = value_of(header, "descr");
@@ -97,11 +101,13 @@ NpyArray read_npy(const std::string& path) {
     throw InputError(path, 0, "not a 2-D array (shape " + (shape.empty() ? std::string("missing") : shape) + ")");
   a.rows = rows;
   a.cols = cols;
-  const std::size_t expected = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols) * item_size(a.dtype);
-  const std::size_t have = file.size() - start - header_len;
-  if (have != expected)
+  const std::size_t have = file.size() - start - header_len, item = item_size(a.dtype);
+  // rows x cols items without overflow: a shape larger than the data never matches it.
+  const bool fits = cols == 0 || static_cast<std::size_t>(rows) <= have / item / static_cast<std::size_t>(cols);
+  const std::size_t expected = fits ? static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols) * item : 0;
+  if (!fits || have != expected)
     throw InputError(path, 0, "holds " + std::to_string(have) + " bytes of data; shape " + shape + " needs " +
-                                  std::to_string(expected));
+                                  (fits ? std::to_string(expected) : std::string("more")));
   a.bytes.assign(file.begin() + static_cast<std::ptrdiff_t>(start + header_len), file.end());
   return a;
 }

@@ -34,6 +34,8 @@ struct NpyArray {
 // Throws InputError naming the file: missing, not .npy, not 2-D, Fortran
 // order, an unsupported dtype, or data shorter or longer than its shape.
 NpyArray read_npy(const std::string& path);
+// The same for a file's bytes already in memory, named `path` in messages.
+NpyArray parse_npy(std::string_view file, const std::string& path);
 
 // Writes atomically (no partial file is left behind); "-" is standard output.
 void write_npy(const std::string& path, DType dtype, std::int64_t rows, std::int64_t cols, const void* data);
