@@ -35,7 +35,10 @@ Each record of the input (FASTA or FASTQ, plain or gzip, '-' for standard
 input) is folded to a structure with the most base pairs: A-U, G-C and G-U
 (--no-gu drops the wobble pair), with at least --min-loop unpaired bases
 inside each hairpin (default 3; --min-loop 1 is the dissertation's
-recurrence). T is read as U; lower case is accepted.
+recurrence). T is read as U; lower case is accepted; N and IUPAC's other
+codes for unknown bases (R, Y, K, M, S, W, B, D, H, V) are bases that pair
+with nothing. Lines without a '>' header are one sequence each, as RNAfold
+reads them.
 
 Where a GPU is found, every record folds on it: records of 512 bases or
 more one after another (the blocked algorithm: max-plus products of
@@ -83,19 +86,20 @@ struct FoldOptions {
 };
 
 // Letters from .. from + length - 1 of a record as bases, upper case, T read
-// as U: A, C, G, U, and N where `with_n`; any other letter is an error
-// naming the file and line.
+// as U: A, C, G, U, and IUPAC's N, R, Y, ... (fold::kUnpairedBases), which
+// pair with nothing; any other letter is an error naming the file and line.
 std::string bases_of(const gdp::SequenceFile& file, std::size_t record, std::size_t from, std::size_t length,
-                     bool with_n) {
+                     bool interact) {
   std::string s = file.records[record].residues.substr(from, length);
   for (std::size_t i = 0; i < s.size(); ++i) {
     char& c = s[i];
     if (c == 'T') c = 'U';
-    if (c != 'A' && c != 'C' && c != 'G' && c != 'U' && !(with_n && c == 'N'))
+    if (!gdp::fold::is_rna_letter(c))
       throw gdp::InputError(file.display_name(), file.line_of(record, from + i),
                             "letter '" + std::string(1, c) + "' in '" + file.records[record].id +
-                                "' is not an RNA base (A, C, G, U" + (with_n ? ", N" : "") + "; T is read as U" +
-                                (c == '&' && !with_n ? "; SEQ1&SEQ2 records are for --interact)" : ")"));
+                                "' is not an RNA base (A, C, G, U, or " + std::string(gdp::fold::kUnpairedBases) +
+                                " for bases that pair with nothing; T is read as U" +
+                                (c == '&' && !interact ? "; SEQ1&SEQ2 records are for --interact)" : ")"));
   }
   return s;
 }

@@ -177,7 +177,8 @@ TEST_CASE("gpu-fold --interact: bad input is one line, exit 2, and no output fil
       {{"--interact", "--window", "1000,1000", huge}, "a narrower --window would fit"},
       {{"--interact", "--window", "150", good}, "--window takes W1,W2"},
       {{"--window", "150,150", box.write("plain.fa", ">p\nGGGAAACCC\n")}, "--window is for --interact"},
-      {{good}, "good.fa:2: letter '&' in 'g' is not an RNA base (A, C, G, U; T is read as U; SEQ1&SEQ2 records are for --interact)"},
+      {{good}, "good.fa:2: letter '&' in 'g' is not an RNA base (A, C, G, U, or NRYKMSWBDHV for bases that pair with "
+               "nothing; T is read as U; SEQ1&SEQ2 records are for --interact)"},
       {{good, good}, "two inputs are for --interact"},
   };
   check_refused(box, cases);
@@ -255,4 +256,21 @@ TEST_CASE("gpu-fold does not load cuBLAS (it needs none): it starts at once", "[
   REQUIRE(libs.status == 0);
   CHECK_THAT(libs.out, Contains("libc.so"));  // ldd listed the libraries
   CHECK_THAT(libs.out, !Contains("libcublas"));
+}
+
+TEST_CASE("gpu-fold reads N and IUPAC's other codes as bases that pair with nothing, as RNAfold does N", "[cli][fold]") {
+  Sandbox box;
+  // GGG and CCC close around NNN: the hairpin holds; an N in the stem takes
+  // its pair away; a record of codes alone has no pairs.
+  const std::string in = box.write("iupac.fa", ">loop\nGGGNNNCCC\n>stem\nGNGAAACCC\n>codes\nNRYKMSWBDHVn\n");
+  const auto dot = box.run({in});
+  INFO(dot.err);
+  REQUIRE(dot.status == 0);
+  CHECK(dot.out == ">loop\nGGGNNNCCC\n(((...))) (3)\n>stem\nGNGAAACCC\n(.(....)) (2)\n>codes\nNRYKMSWBDHVN\n............ (0)\n");
+  for (const std::string engine : {"cpu1", "cpu2", "omp2"})
+    CHECK(box.run({"--engine", engine, in}).out == dot.out);
+  const auto duplex = box.run({"--interact", box.write("duplex.fa", ">d\nGGGRYCCC&GGGNNNCCC\n")});
+  INFO(duplex.err);
+  CHECK(duplex.status == 0);
+  CHECK_THAT(duplex.out, Contains("GGGRYCCC&GGGNNNCCC\n"));
 }

@@ -148,6 +148,34 @@ TEST_CASE("fold_all: each record on its engine, in the records' order", "[fold]"
   REQUIRE(fold_all({}, {}).structures.empty());
 }
 
+TEST_CASE("fold_all: N and the other IUPAC codes never pair; a bad letter is the record's error, before any fold", "[fold]") {
+  std::mt19937 rng(17);
+  std::vector<std::string> rnas;
+  for (std::size_t n : {12, 40, 600, 90}) {
+    std::string s = random_rna(rng, n);
+    for (std::size_t x = 0; x < n; x += 5) s[x] = kUnpairedBases[x % kUnpairedBases.size()];
+    rnas.push_back(s);
+  }
+  const std::vector<std::string_view> views(rnas.begin(), rnas.end());
+  AllOptions all;
+  all.options = options_of(Rules{true, 3}, 2);
+  const AllResult got = fold_all(views, all);
+  for (std::size_t r = 0; r < rnas.size(); ++r) {
+    REQUIRE(got.structures[r].dot_bracket == fold_rna(rnas[r], Engine::cpu1, all.options).dot_bracket);
+    for (std::size_t x = 0; x < rnas[r].size(); x += 5) REQUIRE(got.structures[r].partner[x] == -1);
+  }
+  // A bad letter in a short record, which would fold on a thread of its own: the record's error.
+  rnas[1][7] = 'X';
+  const std::vector<std::string_view> bad(rnas.begin(), rnas.end());
+  try {
+    fold_all(bad, all);
+    FAIL("no error");
+  } catch (const RecordError& e) {
+    CHECK(e.record == 1);
+    CHECK_THAT(e.what(), Catch::Matchers::Contains("letter 'X' at position 8"));
+  }
+}
+
 TEST_CASE("the GPU engine's --tune keys, and the GPU engine in a build without CUDA", "[fold]") {
   GpuTuning t;
   REQUIRE(t.rounds == 8);

@@ -206,3 +206,23 @@ TEST_CASE("fold_all on the GPU: long records alone, short ones many a launch, as
     }
   }
 }
+
+TEST_CASE("GPU Nussinov reads N and the other IUPAC codes as bases that pair with nothing, as the CPU does", "[gpu][fold]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(23);
+  std::vector<std::string> rnas;
+  for (const std::size_t n : {5, 40, 300, 511, 512, 700}) {
+    std::string s = random_rna(rng, n, n % 2 == 0);
+    for (std::size_t x = 1; x < n; x += 3) s[x] = kUnpairedBases[x % kUnpairedBases.size()];
+    rnas.push_back(s);
+  }
+  const std::vector<std::string_view> views(rnas.begin(), rnas.end());
+  const Rules r{true, 3};
+  const std::vector<Structure> batch = fold_rnas_gpu(views, options_of(r, 4));
+  for (std::size_t x = 0; x < rnas.size(); ++x) {
+    INFO(rnas[x].size() << " bases");
+    const Structure cpu = fold_rna(rnas[x], Engine::cpu1, options_of(r));
+    CHECK(batch[x].dot_bracket == cpu.dot_bracket);
+    CHECK(fold_rna(rnas[x], Engine::gpu, options_of(r)).dot_bracket == cpu.dot_bracket);
+  }
+}

@@ -12,6 +12,7 @@
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/tune.hpp"
+#include "fold/recurrence.hpp"
 
 namespace gdp::fold {
 
@@ -66,8 +67,12 @@ struct FoldTiming {
   double fill_seconds = 0, copy_seconds = 0, trace_seconds = 0;
 };
 
-// An optimal structure of `rna` (upper case A, C, G, U) by `engine`.
-// Throws InputError for any other letter or a negative min_loop, and with
+// InputError for a letter of `rna` that is not a base (upper case A, C, G,
+// U, or kUnpairedBases, which pair with nothing) or a negative min_loop.
+void check_rna(std::string_view rna, const Rules& rules);
+
+// An optimal structure of `rna` (upper case A, C, G, U, kUnpairedBases) by
+// `engine`. Throws what check_rna throws, and with
 // Engine::gpu when it does not fit in the device's memory; RunError when
 // CUDA fails, and for Engine::gpu in a build without CUDA
 // (gdp::no_cuda_message).
@@ -99,7 +104,8 @@ struct AllResult {
   FoldTiming gpu;                     // of the records folded on the GPU: fill (device time), copy, traceback
 };
 
-// An InputError about one record of fold_all (too long for the device):
+// An InputError about one record of fold_all (a bad letter, or too long
+// for the device):
 // `record` is its index.
 class RecordError : public InputError {
  public:
@@ -107,14 +113,14 @@ class RecordError : public InputError {
   std::size_t record;
 };
 
-// Every record (upper case A, C, G, U), each on its engine: the one asked
-// for; else, with use_gpu, the GPU (records of 512 bases or more one after
+// Every record (as check_rna takes them, each checked before any is
+// folded), each on its engine: the one asked for; else, with use_gpu, the GPU (records of 512 bases or more one after
 // another, shorter ones many a launch, fold_rnas_gpu); else OMP2 for
 // records of 512 bases or more (with more than one thread) and CPU2 for
 // the others, many at once on the threads, one each. The GPU's context is
 // created first where a record folds on it. Throws RecordError where a
-// record folded alone does not fit in the device's memory, and what
-// fold_rna throws.
+// record fails check_rna or, folded alone, does not fit in the device's
+// memory, and what fold_rna throws.
 AllResult fold_all(const std::vector<std::string_view>& rnas, const AllOptions& options);
 
 }  // namespace gdp::fold

@@ -25,6 +25,14 @@ AllResult fold_all(const std::vector<std::string_view>& rnas, const AllOptions& 
   AllResult result;
   result.backend = chosen ? std::string(to_string(asked)) : all.use_gpu ? "gpu" : "omp2+cpu2";
   result.structures.resize(rnas.size());
+  // Every record checked first: none may throw within the threads below.
+  for (std::size_t r = 0; r < rnas.size(); ++r) {
+    try {
+      check_rna(rnas[r], o.rules);
+    } catch (const InputError& error) {
+      throw RecordError(r, error.what());
+    }
+  }
   Timer timer;
   if (on_gpu && !rnas.empty()) {
     start_gpu(o.device);  // the context's cost apart from the folds'

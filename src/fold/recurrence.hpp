@@ -18,6 +18,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include <string_view>
+
 #include "core/host_device.hpp"
 
 namespace gdp::fold {
@@ -29,6 +31,11 @@ inline constexpr std::uint8_t kBaseA = 0, kBaseC = 1, kBaseG = 2, kBaseU = 3, kN
 GDP_HD std::uint8_t base_code(char b) {
   return b == 'A' ? kBaseA : b == 'C' ? kBaseC : b == 'G' ? kBaseG : b == 'U' ? kBaseU : kNoBase;
 }
+
+// IUPAC's codes for an unknown or ambiguous base, which gpu-fold reads as
+// bases that pair with nothing (as RNAfold does N).
+inline constexpr std::string_view kUnpairedBases = "NRYKMSWBDHV";
+inline bool is_rna_letter(char b) { return base_code(b) != kNoBase || kUnpairedBases.find(b) != std::string_view::npos; }
 
 // max and min of ints, on the device as the instructions they compile to.
 GDP_HD int max_of(int a, int b) {

@@ -21,9 +21,10 @@ inline std::vector<std::uint8_t> codes_of(std::string_view s, bool reverse, cons
   std::vector<std::uint8_t> out(s.size());
   for (std::size_t x = 0; x < s.size(); ++x) {
     const char c = s[x];
-    if (c != 'A' && c != 'C' && c != 'G' && c != 'U' && c != 'N')
-      throw InputError(std::string("letter '") + c + "' in " + which + " is not an RNA base (A, C, G, U, N)");
-    out[reverse ? s.size() - 1 - x : x] = base_code(c);  // N: kNoBase, which pairs with nothing
+    if (!is_rna_letter(c))
+      throw InputError(std::string("letter '") + c + "' in " + which + " is not an RNA base (A, C, G, U, or " +
+                       std::string(kUnpairedBases) + ")");
+    out[reverse ? s.size() - 1 - x : x] = base_code(c);  // N and the like: kNoBase, which pairs with nothing
   }
   return out;
 }

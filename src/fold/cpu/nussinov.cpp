@@ -107,14 +107,6 @@ void trace(const Table& t, std::string_view s, const Rules& r, Structure& out) {
   }
 }
 
-void check_input(std::string_view rna, const Rules& rules) {
-  for (std::size_t i = 0; i < rna.size(); ++i)
-    if (rna[i] != 'A' && rna[i] != 'C' && rna[i] != 'G' && rna[i] != 'U')
-      throw InputError("letter '" + std::string(1, rna[i]) + "' at position " + std::to_string(i + 1) +
-                       " is not an RNA base (A, C, G, U; T is read as U)");
-  if (rules.min_loop < 0) throw InputError("--min-loop takes 0 or more");
-}
-
 // The traced structure of a filled table, with its dot-bracket string.
 Structure structure_of(const Table& t, std::string_view rna, const Rules& rules) {
   Structure out;
@@ -148,9 +140,17 @@ Structure structure_of(std::string dot_bracket) {
 
 }  // namespace
 
+void check_rna(std::string_view rna, const Rules& rules) {
+  for (std::size_t i = 0; i < rna.size(); ++i)
+    if (!is_rna_letter(rna[i]))
+      throw InputError("letter '" + std::string(1, rna[i]) + "' at position " + std::to_string(i + 1) +
+                       " is not an RNA base (A, C, G, U, or " + std::string(kUnpairedBases) + ")");
+  if (rules.min_loop < 0) throw InputError("--min-loop takes 0 or more");
+}
+
 std::vector<Structure> fold_rnas_gpu(const std::vector<std::string_view>& rnas, const Options& options,
                                      FoldTiming* timing) {
-  for (const std::string_view rna : rnas) check_input(rna, options.rules);
+  for (const std::string_view rna : rnas) check_rna(rna, options.rules);
   if constexpr (!have_cuda) {
     throw RunError(no_cuda_message);
   } else {
@@ -169,7 +169,7 @@ std::vector<Structure> fold_rnas_gpu(const std::vector<std::string_view>& rnas, 
 }
 
 Structure fold_rna(std::string_view rna, Engine engine, const Options& options, FoldTiming* timing) {
-  check_input(rna, options.rules);
+  check_rna(rna, options.rules);
   FoldTiming times;
   Timer timer;
   Table t;
