@@ -101,6 +101,24 @@ TEST_CASE("Nussinov engines equal the oracle", "[fold]") {
     }
 }
 
+TEST_CASE("OMP2's tiles fill every cell as CPU2's diagonals do", "[fold]") {
+  std::mt19937 rng(29);
+  // Sides of 16 (the least), 25, 256 (the most) and between; tables of one
+  // tile, of tiles that end at the table's edge and that do not.
+  for (const int threads : {1, 2, 3, 16})
+    for (const std::size_t n : {1, 2, 17, 100, 255, 256, 257, 400, 1000, 2100}) {
+      if (n == 2100 && threads != 1) continue;  // sides of 256, the most
+      const std::string s = random_rna(rng, n);
+      const Options o = options_of(Rules{true, 3}, threads);
+      const Table want = fill_cpu(s, Engine::cpu2, o), got = fill_cpu(s, Engine::omp2, o);
+      INFO("n " << n << " threads " << threads);
+      bool same = true;
+      for (std::int64_t i = 0; i < want.n && same; ++i)
+        for (std::int64_t j = i; j < want.n && same; ++j) same = want.at(i, j) == got.at(i, j);
+      REQUIRE(same);
+    }
+}
+
 TEST_CASE("Nussinov by hand, and bad letters", "[fold]") {
   // GGGAAAUCC: G-C, G-C, G-U around a hairpin of AAA (min loop 3).
   const Structure st = fold_rna("GGGAAAUCC", Engine::cpu1, options_of(Rules{}));

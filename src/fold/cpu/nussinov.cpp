@@ -1,8 +1,9 @@
 // The CPU engines of recurrence.hpp's recurrence, the traceback, and the
-// engine's entry points for one record. Cells are filled by diagonals
-// (j - i = 1, 2, ...). CPU1 reads the split's second term down a column;
-// CPU2 keeps a transposed copy so both terms are row reads; OMP2 is CPU2
-// with each diagonal's cells on several threads (dissertation table 7-1).
+// engine's entry points for one record. CPU1 and CPU2 fill cells by
+// diagonals (j - i = 1, 2, ...); CPU1 reads the split's second term down a
+// column, CPU2 keeps a transposed copy so both terms are row reads; OMP2 is
+// CPU2 on several threads, by diagonals of square tiles (dissertation
+// table 7-1 has it by diagonals of cells).
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
@@ -50,28 +51,45 @@ Table fill_cpu(std::string_view s, Engine engine, const Options& options) {
   for (std::size_t x = 0; x < s.size(); ++x) code[x] = base_code(s[x]);
   std::vector<int> tr;  // CPU2, OMP2: tr[j * n + i] = C(i, j)
   if (engine != Engine::cpu1) tr.assign(static_cast<std::size_t>(n * n), 0);
-  for (std::int64_t d = 1; d < n; ++d) {
-    const auto fill = [&](std::int64_t i) {
-      const std::int64_t j = i + d;
-      const bool closes_pair = closes(code[static_cast<std::size_t>(i)], code[static_cast<std::size_t>(j)], d, r.min_loop, r.gu);
-      const auto inner = [&] { return t.at(i + 1, j - 1); };
-      int best = 0;
-      if (engine == Engine::cpu1) {
-        best = cell(closes_pair, inner, i, j, [&](std::int64_t k) { return t.at(i, k); },
-                    [&](std::int64_t k) { return t.at(k + 1, j); });
-      } else {  // row i of C and row j of the transpose: C(i,k) and C(k+1,j)
-        const int* ci = &t.c[static_cast<std::size_t>(i * n)];
-        const int* cj = &tr[static_cast<std::size_t>(j * n)];
-        best = rows_cell(closes_pair, inner, ci, cj, i, j);
-        tr[static_cast<std::size_t>(j * n + i)] = best;
-      }
-      t.c[static_cast<std::size_t>(i * n + j)] = best;
-    };
-    if (engine == Engine::omp2) {
-#pragma omp parallel for schedule(static) num_threads(options.threads)
-      for (std::int64_t i = 0; i < n - d; ++i) fill(i);
-    } else {
-      for (std::int64_t i = 0; i < n - d; ++i) fill(i);
+  const auto fill = [&](std::int64_t i, std::int64_t j) {
+    const std::int64_t d = j - i;
+    const bool closes_pair = closes(code[static_cast<std::size_t>(i)], code[static_cast<std::size_t>(j)], d, r.min_loop, r.gu);
+    const auto inner = [&] { return t.at(i + 1, j - 1); };
+    int best = 0;
+    if (engine == Engine::cpu1) {
+      best = cell(closes_pair, inner, i, j, [&](std::int64_t k) { return t.at(i, k); },
+                  [&](std::int64_t k) { return t.at(k + 1, j); });
+    } else {  // row i of C and row j of the transpose: C(i,k) and C(k+1,j)
+      const int* ci = &t.c[static_cast<std::size_t>(i * n)];
+      const int* cj = &tr[static_cast<std::size_t>(j * n)];
+      best = rows_cell(closes_pair, inner, ci, cj, i, j);
+      tr[static_cast<std::size_t>(j * n + i)] = best;
+    }
+    t.c[static_cast<std::size_t>(i * n + j)] = best;
+  };
+  if (engine != Engine::omp2) {
+    for (std::int64_t d = 1; d < n; ++d)
+      for (std::int64_t i = 0; i < n - d; ++i) fill(i, i + d);
+    return t;
+  }
+  // OMP2: square tiles of the table, a diagonal of tiles at a time, each
+  // tile on one thread, its rows from the last up and each left to right
+  // (every cell a cell reads is then done: left of it in its row, below it
+  // in its column). One barrier a diagonal of tiles, not one a diagonal of
+  // cells: a thread slowed by a busy core holds the others up a few dozen
+  // times, not n times. About 8 tiles a thread along the side keeps the
+  // last diagonals, which have few tiles, a small part of the work.
+  const int threads = std::max(options.threads, 1);
+  const std::int64_t side = std::clamp<std::int64_t>(n / (8 * threads), 16, 256);
+  const std::int64_t tiles = (n + side - 1) / side;
+#pragma omp parallel num_threads(threads)
+  for (std::int64_t diagonal = 0; diagonal < tiles; ++diagonal) {
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t row_tile = 0; row_tile < tiles - diagonal; ++row_tile) {
+      const std::int64_t column_tile = row_tile + diagonal;
+      const std::int64_t j_begin = column_tile * side, j_end = std::min(n, j_begin + side);
+      for (std::int64_t i = std::min(n, (row_tile + 1) * side) - 1; i >= row_tile * side; --i)
+        for (std::int64_t j = std::max(i + 1, j_begin); j < j_end; ++j) fill(i, j);
     }
   }
   return t;
