@@ -45,4 +45,11 @@ inline RunResult run_program(const std::string& exe, const std::vector<std::stri
   return r;
 }
 
+// The shared libraries `exe` loads as it starts: ldd's listing (empty if
+// ldd fails).
+inline std::string libraries_of(const std::string& exe, const std::filesystem::path& dir) {
+  const RunResult r = run_program("ldd", {exe}, dir);
+  return r.status == 0 ? r.out : std::string();
+}
+
 }  // namespace gdp::test
