@@ -26,11 +26,10 @@ class TileCache {
  public:
   TileCache(const BpmaxDeviceTables& device, const Strands& s)
       : device_(device), m_(s.m), blocks_(bpmax_padded_length(s.n) / kBpmaxTile),
-        band_(std::min(blocks_ - 1, (s.span2 + kBpmaxTile - 1) / kBpmaxTile)),
+        band_(bpmax_band_blocks(s.n, s.span2)),
         tiles_(static_cast<std::size_t>(s.intervals() * blocks_ * (band_ + 1))) {}
   int operator()(long long i1, long long j1, long long i2, long long j2) const {
-    const long long I = i2 / kBpmaxTile, J = j2 / kBpmaxTile, d = j1 - i1;
-    const long long matrix = d * m_ - d * (d - 1) / 2 + i1;
+    const long long I = i2 / kBpmaxTile, J = j2 / kBpmaxTile, matrix = bpmax_interval(m_, i1, j1);
     std::unique_ptr<int[]>& tile = tiles_[static_cast<std::size_t>((matrix * blocks_ + I) * (band_ + 1) + J - I)];
     if (!tile) {
       tile = std::make_unique<int[]>(static_cast<std::size_t>(kBpmaxTile * kBpmaxTile));

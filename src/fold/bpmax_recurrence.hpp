@@ -35,6 +35,15 @@ GDP_HD int pair_weight(const PairWeights& w, std::uint8_t a, std::uint8_t b) {
   return x == kBaseC && y == kBaseG ? w.gc : x == kBaseA && y == kBaseU ? w.au : x == kBaseG && y == kBaseU ? w.gu : 0;
 }
 
+// The number of strand-1 interval (i1, j1) among m bases when intervals
+// go by length, j1 - i1 = d, then by i1: every engine's tables keep one
+// diagonal's matrices together this way. The intervals of length d or
+// less number bpmax_interval(m, 0, d + 1).
+GDP_HD long long bpmax_interval(long long m, long long i1, long long j1) {
+  const long long d = j1 - i1;
+  return d * m - d * (d - 1) / 2 + i1;
+}
+
 // One strand's cell: s(i, j) reads S, w_ij is the weight of i and j.
 template <class S>
 GDP_HD int single_cell(long long i, long long j, const S& s, int w_ij) {

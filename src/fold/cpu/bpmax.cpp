@@ -45,24 +45,31 @@ double window_intervals(long long n, long long span) {
   return (ds + 1) * dn - ds * (ds + 1) / 2;
 }
 
+namespace {
+
+// The strands as the fast engines take them, the shorter first, with the
+// window's spans clipped to their lengths.
+struct ShorterFirst {
+  long long one, two, span1, span2;
+  ShorterFirst(long long m, long long n, const InteractionWindow& w)
+      : one(std::min(m, n)), two(std::max(m, n)), span1(std::min(m > n ? w.span2 : w.span1, one - 1)),
+        span2(std::min(m > n ? w.span1 : w.span2, two - 1)) {}
+};
+
+}  // namespace
+
 double interaction_bytes(long long m, long long n, bool oracle, const InteractionWindow& window) {
   const double dm = static_cast<double>(m), dn = static_cast<double>(n);
   if (oracle) return 4.0 * (dm * dm * dn * dn + dm * dm + dn * dn);
-  // The products' form puts the shorter strand first; a band of span + 1 cells a row.
-  const bool swap = m > n;
-  const long long one = swap ? n : m, two = swap ? m : n;
-  const long long span1 = std::min(swap ? window.span2 : window.span1, one - 1);
-  const long long span2 = std::min(swap ? window.span1 : window.span2, two - 1);
-  const double rows = static_cast<double>(two) * static_cast<double>(span2 + 1);
-  return 4.0 * (window_intervals(one, span1) * rows + static_cast<double>(one) * static_cast<double>(span1 + 1) + rows);
+  // A band of span + 1 cells a row.
+  const ShorterFirst s(m, n, window);
+  const double rows = static_cast<double>(s.two) * static_cast<double>(s.span2 + 1);
+  return 4.0 * (window_intervals(s.one, s.span1) * rows + static_cast<double>(s.one) * static_cast<double>(s.span1 + 1) + rows);
 }
 
 double interaction_gpu_bytes(long long m, long long n, const InteractionWindow& window) {
-  const bool swap = m > n;
-  const long long one = swap ? n : m, two = swap ? m : n;
-  const long long span1 = swap ? window.span2 : window.span1, span2 = std::min(swap ? window.span1 : window.span2, two - 1);
-  const double matrix = 4.0 * static_cast<double>(bpmax_matrix_cells(two, span2));
-  return (window_intervals(one, span1) + 1) * matrix;
+  const ShorterFirst s(m, n, window);
+  return (window_intervals(s.one, s.span1) + 1) * 4.0 * static_cast<double>(bpmax_matrix_cells(s.two, s.span2));
 }
 
 Interaction interact_oracle(std::string_view s1, std::string_view s2, const PairWeights& weights,

@@ -31,10 +31,7 @@ struct MatrixF {
   std::vector<int> f;
   MatrixF(const Strands& s)
       : m(s.m), n(s.n), span2(s.span2), f(static_cast<std::size_t>(s.intervals() * s.n * (s.span2 + 1)), 0) {}
-  long long matrix(long long i1, long long j1) const {
-    const long long d = j1 - i1;
-    return d * m - d * (d - 1) / 2 + i1;
-  }
+  long long matrix(long long i1, long long j1) const { return bpmax_interval(m, i1, j1); }
   const int* row(long long i1, long long j1, long long i2) const {
     return f.data() + matrix(i1, j1) * n * (span2 + 1) + i2 * span2;
   }

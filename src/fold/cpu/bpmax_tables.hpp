@@ -82,7 +82,7 @@ struct Strands {
     return pair_weight(w, a[static_cast<std::size_t>(i1)], b[static_cast<std::size_t>(i2)]);
   }
   // Strand-1 intervals with F: those of the window's diagonals.
-  long long intervals() const { return (span1 + 1) * m - span1 * (span1 + 1) / 2; }
+  long long intervals() const { return bpmax_interval(m, 0, span1 + 1); }
 };
 
 // Pairs in Interaction's order: strand 1's first, by position.

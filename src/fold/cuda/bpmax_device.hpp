@@ -19,6 +19,11 @@ inline long long bpmax_padded_length(long long n) { return (n + kBpmaxTile - 1) 
 inline long long bpmax_row_stride(long long n, long long span2) {
   return std::min(bpmax_padded_length(n), (span2 + kBpmaxTile + 3) / 4 * 4);
 }
+// The diagonals of 128 x 128 blocks past the main one that meet the band:
+// blocks (I, J) with J - I <= this have cells with j2 - i2 <= span2.
+inline long long bpmax_band_blocks(long long n, long long span2) {
+  return std::min(bpmax_padded_length(n) / kBpmaxTile - 1, (span2 + kBpmaxTile - 1) / kBpmaxTile);
+}
 // Its cells: P rows at that stride, and the row past the last.
 inline long long bpmax_matrix_cells(long long n, long long span2) {
   const long long p = bpmax_padded_length(n);

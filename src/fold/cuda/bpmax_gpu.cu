@@ -92,7 +92,7 @@ BpmaxDeviceTables::BpmaxDeviceTables(const bpmax_cpu::Strands& s, int device) : 
   t.stride = bpmax_row_stride(n, s.span2);
   t.span1 = s.span1;
   t.span2 = s.span2;
-  t.band = std::min(nb - 1, (s.span2 + kB - 1) / kB);
+  t.band = bpmax_band_blocks(n, s.span2);
   // S2 of the padded strand on the band: S2(i, j) past the end is S2(i, n-1).
   std::vector<int> s2(static_cast<std::size_t>(t.matrix_cells()), kNeg);
   for (long long i = 0; i < p; ++i)

@@ -64,10 +64,7 @@ struct DeviceTables {
   GDP_HD bool in_band(long long i2, long long j2) const { return j2 >= i2 && j2 - i2 <= span2; }
   // Matrix (i1, j1) is number first(d1) + i1: one diagonal's matrices are
   // consecutive.
-  GDP_HD long long matrix(long long i1, long long j1) const {
-    const long long d = j1 - i1;
-    return d * m - d * (d - 1) / 2 + i1;
-  }
+  GDP_HD long long matrix(long long i1, long long j1) const { return bpmax_interval(m, i1, j1); }
   GDP_HD int* at(long long i1, long long j1) const { return f + matrix(i1, j1) * matrix_cells(); }
   GDP_HD int s1_at(long long i, long long j) const { return s1[i * span1 + j]; }
 };
