@@ -22,6 +22,8 @@ if(GPUDP_CUDA)
     set(CMAKE_CUDA_STANDARD 20)
     set(CMAKE_CUDA_STANDARD_REQUIRED ON)
     find_package(CUDAToolkit REQUIRED)
+    # The tools link the CUDA runtime statically (CUDA::cudart_static): an
+    # installed tool needs the NVIDIA driver, not the toolkit.
     set(GPUDP_HAVE_CUDA ON)
     message(STATUS "gpu-dp: CUDA ${CMAKE_CUDA_COMPILER_VERSION} found, building the GPU paths for sm_${CMAKE_CUDA_ARCHITECTURES}")
   endif()

@@ -261,7 +261,7 @@ TEST_CASE("gpu-align3 --help and --version", "[cli][align3]") {
     CHECK_THAT(help.out, Contains(option));
   const auto version = box.run({"--version"});
   CHECK(version.status == 0);
-  CHECK(std::regex_search(version.out, std::regex("^[0-9]+\\.[0-9]+\\.[0-9]+")));
+  CHECK(std::regex_search(version.out, std::regex("^gpu-align3 [0-9]+\\.[0-9]+\\.[0-9]+ \\(")));
 }
 
 TEST_CASE("gpu-align3 without a GPU says so once and runs on the CPU", "[cli][align3]") {

@@ -606,9 +606,9 @@ TEST_CASE("gpu-sw --version and --help", "[cli]") {
   SECTION("--version") {
     const Result r = box.run({"--version"});
     CHECK(r.status == 0);
-    // The version, then the build: its commit, type, and CUDA with the architectures (or CPU only).
+    // The name, the version, then the build: its commit, type, and CUDA with the architectures (or CPU only).
     CHECK(std::regex_search(
-        r.out, std::regex("^[0-9]+\\.[0-9]+\\.[0-9]+ \\(commit [^,]+, [^,]+, (CUDA [0-9.]+ for sm_[0-9]+.*|CPU only)\\)\n$")));
+        r.out, std::regex("^gpu-sw [0-9]+\\.[0-9]+\\.[0-9]+ \\(commit [^,]+, [^,]+, (CUDA [0-9.]+ for sm_[0-9]+.*|CPU only)\\)\n$")));
   }
   SECTION("--help states the gap cost convention and gives examples") {
     const Result r = box.run({"--help"});

@@ -398,7 +398,7 @@ TEST_CASE("gpu-syntenic --help and --version", "[cli][syntenic]") {
     CHECK_THAT(help.out, Contains(option));
   const auto version = box.run({"--version"});
   CHECK(version.status == 0);
-  CHECK(std::regex_search(version.out, std::regex("^[0-9]+\\.[0-9]+\\.[0-9]+")));
+  CHECK(std::regex_search(version.out, std::regex("^gpu-syntenic [0-9]+\\.[0-9]+\\.[0-9]+ \\(")));
 }
 
 TEST_CASE("gpu-syntenic without a GPU says so once and runs on the CPU", "[cli][syntenic]") {

@@ -26,7 +26,8 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
   app.add_option("--tune", o.tune, "key=value: a benchmark knob of the engine")
       ->allow_extra_args(false)  // one pair a --tune: the positional files after it stay files
       ->group("");
-  app.set_version_flag("--version", std::string(version) + " (" + build_info() + ")");
+  // "NAME VERSION (build)", GNU style, as help2man and package tools read it.
+  app.set_version_flag("--version", app.get_name() + " " + std::string(version) + " (" + build_info() + ")");
 }
 
 CLI::Validator at_least(long long least) {
