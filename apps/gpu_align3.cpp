@@ -16,6 +16,7 @@
 #include "core/host_memory.hpp"
 #include "core/log.hpp"
 #include "core/output_file.hpp"
+#include "core/progress.hpp"
 #include "core/report.hpp"
 #include "core/scoring.hpp"
 #include "core/timer.hpp"
@@ -125,8 +126,13 @@ void run(const Align3Options& o, const gdp::app::CommonOptions& common) {
   const double cells = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(p);
   const bool announce = cells >= long_run_cells && isatty(STDERR_FILENO);
   if (announce) spdlog::info("aligning {} x {} x {} letters ({:.3g} cells) on {} thread(s)", m, n, p, cells, threads);
+  // The cube's cells, twice for an alignment (a3::Options::progress).
+  const double cube = static_cast<double>(m + 1) * static_cast<double>(n + 1) * static_cast<double>(p + 1);
+  gdp::Progress progress(tool, static_cast<std::uint64_t>(cube) * (o.score_only ? 1 : 2), !common.quiet);
+  options.progress = &progress;
   timer.restart();
   const a3::Alignment alignment = a3::align(ranks[0], ranks[1], ranks[2], scheme, options);
+  progress.clear();
   if (!o.score_only && a3::rescore(alignment, ranks[0], ranks[1], ranks[2], scheme, gap) != alignment.score)
     throw std::logic_error("the alignment does not re-score to its score");
   report.add_phase("compute", timer.seconds());

@@ -16,6 +16,7 @@
 #include "core/host_memory.hpp"
 #include "core/log.hpp"
 #include "core/output_file.hpp"
+#include "core/progress.hpp"
 #include "core/report.hpp"
 #include "core/sequence_reader.hpp"
 #include "core/timer.hpp"
@@ -224,12 +225,22 @@ void run_interact(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   std::vector<gdp::fold::Interaction> results;
   gdp::fold::InteractionTiming gpu;
   double cells = 0, table_bytes = 0;
+  // Progress: each record weighs its pairs of intervals (F's cells).
+  const auto cells_of = [&](const gdp::io::InteractionRecord& r) {
+    return gdp::fold::window_intervals(static_cast<long long>(r.strand1.size()), window.span1) *
+           gdp::fold::window_intervals(static_cast<long long>(r.strand2.size()), window.span2);
+  };
+  double all_cells = 0;
+  for (const gdp::io::InteractionRecord& r : records) all_cells += cells_of(r);
+  gdp::Progress progress(tool, static_cast<std::uint64_t>(all_cells), !common.quiet);
   for (const gdp::io::InteractionRecord& r : records) {
+    const auto share = static_cast<std::uint64_t>(cells_of(r));
     if (on_gpu) {
       if constexpr (gdp::have_cuda) {
         gdp::fold::InteractionTiming one;
         try {
-          results.push_back(gdp::fold::interact_gpu(r.strand1, r.strand2, weights.pairs, choice.gpu.id, &one, window));
+          results.push_back(
+              gdp::fold::interact_gpu(r.strand1, r.strand2, weights.pairs, choice.gpu.id, &one, window, &progress, share));
         } catch (const gdp::InputError& e) {  // more than the device has free
           throw gdp::InputError("record '" + r.id + "': " + e.what());
         }
@@ -243,11 +254,13 @@ void run_interact(const FoldOptions& o, const gdp::app::CommonOptions& common) {
       }
     } else {
       results.push_back(oracle ? gdp::fold::interact_oracle(r.strand1, r.strand2, weights.pairs, window)
-                               : gdp::fold::interact_products(r.strand1, r.strand2, weights.pairs, threads, window));
+                               : gdp::fold::interact_products(r.strand1, r.strand2, weights.pairs, threads, window,
+                                                              &progress, share));
+      if (oracle) progress.add(share);
     }
-    cells += gdp::fold::window_intervals(static_cast<long long>(r.strand1.size()), window.span1) *
-             gdp::fold::window_intervals(static_cast<long long>(r.strand2.size()), window.span2);
+    cells += share;
   }
+  progress.clear();
   report.add_phase("compute", timer.seconds());
   if (on_gpu) {
     report.gpu.push_back({"fill_seconds", gpu.fill_seconds});        // device time, part of compute
@@ -313,6 +326,8 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   all.options.device = choice.use_gpu ? choice.gpu.id : 0;
 
   const std::vector<std::string_view> views(rnas.begin(), rnas.end());
+  gdp::Progress progress(tool, 0, !common.quiet);  // fold_all sets the total
+  all.options.progress = &progress;
   gdp::fold::AllResult folded;
   try {
     folded = gdp::fold::fold_all(views, all);
@@ -327,6 +342,7 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   if (gpu.fill_seconds > 0) report.gpu.push_back({"copy_seconds", gpu.copy_seconds});  // the tables to the host, part of compute
   if (gpu.fill_seconds > 0) report.gpu.push_back({"trace_seconds", gpu.trace_seconds});  // on the CPU, of the records folded on the GPU
 
+  progress.clear();
   timer.restart();
   gdp::OutputFile out(common.output);
   gdp::io::write_fold_header(format, out.stream());

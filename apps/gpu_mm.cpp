@@ -13,6 +13,7 @@
 #include "core/host_memory.hpp"
 #include "core/log.hpp"
 #include "core/output_file.hpp"
+#include "core/progress.hpp"
 #include "core/report.hpp"
 #include "core/timer.hpp"
 #include "core/tune.hpp"
@@ -94,6 +95,7 @@ void run_typed(const MmOptions& o, const gdp::app::CommonOptions& common, const 
   }
   const double convert_seconds = timer.seconds();
   const sr::BenchmarkResult<T> result = sr::run_benchmark(std::move(inputs), options);
+  options.progress->clear();
   report.add_phase("read", files.read_seconds + convert_seconds + result.prepare_seconds);
   report.add_phase("compute", result.compute_seconds);
   report.work = result.operations;
@@ -173,6 +175,7 @@ void run(MmOptions o, const gdp::app::CommonOptions& common) {
                        n = files.b ? files.b->cols : o.n, batch = files.a ? 1 : o.batch;
     check_host_memory(type, m, k, n, batch, o.check);
   }
+  gdp::Progress progress(tool, 0, !common.quiet);  // run_benchmark sets the total
   const sr::BenchmarkOptions options{.semiring = s,
                                      .algo = o.algo,
                                      .base = o.base,
@@ -181,7 +184,8 @@ void run(MmOptions o, const gdp::app::CommonOptions& common) {
                                      .check = o.check,
                                      .gpu = choice.use_gpu,
                                      .device = choice.use_gpu ? choice.gpu.id : 0,
-                                     .threads = common.thread_count()};
+                                     .threads = common.thread_count(),
+                                     .progress = &progress};
   gdp::TimingReport report;
   report.tool = tool;
   report.work_unit = "operations";

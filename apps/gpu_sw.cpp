@@ -1,4 +1,6 @@
 // gpu-sw: pairwise alignment with affine gaps, every query against every target.
+#include <unistd.h>
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -96,7 +98,7 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
 
   const int threads = common.thread_count();
   const double cells = static_cast<double>(queries.total_residues()) * static_cast<double>(targets.total_residues());
-  gdp::Progress progress(tool, static_cast<std::uint64_t>(cells), !common.quiet);
+  gdp::Progress progress(tool, 0, !common.quiet);  // align_each_query sets the total
   pw::Options options;
   options.mode = mode;
   options.score_only = o.score_only;
@@ -108,31 +110,37 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   options.progress = &progress;
   options.tuning = tuning;
   std::vector<std::span<const std::uint8_t>> qspans(qranks.begin(), qranks.end()), tspans(tranks.begin(), tranks.end());
-  timer.restart();
-  const std::vector<pw::Hit> hits = pw::align_all(qspans, tspans, scheme, options, o.top);
-  report.add_phase("compute", timer.seconds());
 
-  timer.restart();
+  // Each query's results are written as soon as its pairs are done, in
+  // query order, and flushed, so that a pipeline downstream starts at once.
   gdp::OutputFile out(common.output);
+  const bool output_on_terminal = (common.output.empty() || common.output == "-") && isatty(STDOUT_FILENO);
   gdp::io::PairRun run{tool, cmdline, mode, o.score_only, &scheme, {}};
   for (const auto& r : targets.records) run.targets.push_back(&r);
   auto writer = gdp::io::make_pair_writer(format, out.stream(), run);
   writer->begin();
-  // Hits come grouped by query; each query's best (the first of its top
-  // score) is its primary result, the others are secondary.
-  for (std::size_t begin = 0, end = 0; begin < hits.size(); begin = end) {
-    std::size_t best = begin;
-    for (end = begin; end < hits.size() && hits[end].query == hits[begin].query; ++end)
-      if (hits[end].alignment.score > hits[best].alignment.score) best = end;
-    for (std::size_t k = begin; k < end; ++k) {
+  double write_seconds = 0;
+  timer.restart();
+  pw::align_each_query(qspans, tspans, scheme, options, o.top, [&](std::span<const pw::Hit> hits) {
+    gdp::Timer write_timer;
+    if (output_on_terminal) progress.clear();
+    // Each query's best (the first of its top score) is its primary
+    // result, the others are secondary.
+    std::size_t best = 0;
+    for (std::size_t k = 0; k < hits.size(); ++k)
+      if (hits[k].alignment.score > hits[best].alignment.score) best = k;
+    for (std::size_t k = 0; k < hits.size(); ++k) {
       const pw::Hit& h = hits[k];
       writer->write({&queries.records[h.query], &targets.records[h.target], qranks[h.query], tranks[h.target],
                      h.alignment, k != best});
     }
-  }
+    out.stream().flush();
+    write_seconds += write_timer.seconds();
+  });
   writer->end();
   out.commit();
-  report.add_phase("write", timer.seconds());
+  report.add_phase("compute", timer.seconds() - write_seconds);
+  report.add_phase("write", write_seconds);
 
   if (!common.report.empty()) {
     report.backend = std::string(pw::to_string(options.backend));

@@ -124,7 +124,8 @@ void run(const SyntenicOptions& o, const gdp::app::CommonOptions& common, const 
 
   const int threads = common.thread_count();
   const double cells = static_cast<double>(queries.total_residues()) * static_cast<double>(targets.total_residues());
-  gdp::Progress progress(tool, static_cast<std::uint64_t>(cells), !common.quiet);
+  // A full alignment counts twice its cells: the score pass, then the traceback.
+  gdp::Progress progress(tool, static_cast<std::uint64_t>(cells) * (o.score_only ? 1 : 2), !common.quiet);
   // Backend::gpu: the engine runs on the CPU threads what it has no GPU
   // path for, and the pairs too small for a kernel launch.
   options.backend = choice.use_gpu ? syn::Backend::gpu

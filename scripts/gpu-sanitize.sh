@@ -12,7 +12,11 @@
 # 4 x 300; gpu-fold's Nussinov paths, short records many a launch and a
 # record of 600 bases by blocks; gpu-mm's every GPU algorithm (classic in
 # each semiring and type, cuBLAS, Strassen and Winograd on both bases, a
-# batch) on small uneven shapes. Each gpu-sw, gpu-syntenic
+# batch) on small uneven shapes; and, on a terminal (script(1)), where
+# progress reads gpu-sw's strip ticket and traceback walk while the kernels
+# run and counts gpu-fold's fills in stream order, gpu-sw's and
+# gpu-syntenic's alignment and score pass and gpu-fold's Nussinov and BPMax
+# fills. Each gpu-sw, gpu-syntenic
 # and gpu-align3 input is just over the engines' 2^24 cells, below which
 # they run on the CPU, and each run's timing report must show a GPU pass. Fails if any run reports anything or
 # ran no kernel. On the GPU machine, after scripts/gpu-test.sh --build-only
@@ -48,11 +52,14 @@ printf '>band\nGCAU&%s\n' "$("$gen" random --alphabet rna --length 300 --seed 12
   > "$work/band.fa"
 failed=0
 ran='"passes": [1-9]'  # what the timing report shows when the GPU ran
+on_terminal=0  # 1: the run's output on a pseudo-terminal, so that progress is shown
 san() {  # tool, then the command (which writes its timing report to $work/r.json)
   local tool=$1
   shift
   rm -f "$work/r.json"
-  if compute-sanitizer --tool "$tool" --error-exitcode 9 "$@" > "$work/out" 2>&1; then
+  local run=(compute-sanitizer --tool "$tool" --error-exitcode 9 "$@")
+  [ "$on_terminal" = 1 ] && run=(script -qefc "$(printf '%q ' "${run[@]}")" /dev/null)
+  if "${run[@]}" > "$work/out" 2>&1 < /dev/null; then
     if ! grep -qE "$ran" "$work/r.json" 2>/dev/null; then
       echo "FAILED $tool: no GPU pass ran: $*"
       failed=1
@@ -101,6 +108,17 @@ for tool in memcheck racecheck synccheck initcheck; do
     san "$tool" "$build/gpu-mm" -q --format tsv --report "$work/r.json" --n 256 --algo winograd --base $base
   done
   san "$tool" "$build/gpu-mm" -q --format tsv --report "$work/r.json" --batch 3 --n 64 --type i32 --semiring max-plus
+  on_terminal=1
+  ran='"passes": [1-9]'
+  san "$tool" "$build/gpu-sw" --format tsv --report "$work/r.json" "$work/a.fa" "$work/b.fa"
+  san "$tool" "$build/gpu-sw" --score-only --format tsv --report "$work/r.json" "$work/q.fa" "$work/t.fa"
+  san "$tool" "$build/gpu-syntenic" --format tsv --report "$work/r.json" "$work/a.fa" "$work/b.fa"
+  san "$tool" "$build/gpu-syntenic" --score-only --format tsv --report "$work/r.json" "$work/q.fa" "$work/t.fa"
+  ran='"fill_seconds"'
+  san "$tool" "$build/gpu-fold" --report "$work/r.json" "$work/rna.fa"
+  ran='"backend": "gpu"'
+  san "$tool" "$build/gpu-fold" --interact --report "$work/r.json" "$work/duplex.fa"
+  on_terminal=0
   ran='"passes": [1-9]'
 done
 rm -rf "$work"

@@ -45,6 +45,21 @@ inline RunResult run_program(const std::string& exe, const std::vector<std::stri
   return r;
 }
 
+// EXE ARGS with stderr on a terminal (a pseudo-terminal of script(1), from
+// util-linux) and stdout to a file: `err` is what the terminal showed,
+// `out` the output.
+inline RunResult run_on_terminal(const std::string& exe, const std::vector<std::string>& args,
+                                 const std::filesystem::path& dir) {
+  std::string cmd = shell_quote(exe);
+  for (const auto& a : args) cmd += " " + shell_quote(a);
+  const std::filesystem::path out = dir / ".terminal.out";
+  cmd += " < /dev/null > " + shell_quote(out.string());
+  RunResult r = run_program("script", {"-qefc", cmd, "/dev/null"}, dir);
+  r.err = r.out;
+  r.out = read_text(out);
+  return r;
+}
+
 // The shared libraries `exe` loads as it starts: ldd's listing (empty if
 // ldd fails).
 inline std::string libraries_of(const std::string& exe, const std::filesystem::path& dir) {

@@ -3,6 +3,7 @@
 // and the batch driver.
 #include <catch2/catch.hpp>
 
+#include "core/progress.hpp"
 #include "pairwise/cpu/passes.hpp"
 #include "pairwise/modes.hpp"
 #include "random_inputs.hpp"
@@ -124,4 +125,62 @@ TEST_CASE("align_all: every pair, or each query's top K best first", "[pairwise]
       REQUIRE_FALSE(top[qi * 2].alignment.cigar.empty());
     }
   }
+}
+
+TEST_CASE("align_each_query: each query's hits in order, as align_all's; progress counts every unit once",
+          "[pairwise][batch]") {
+  std::mt19937 rng(8);
+  const ScoringScheme s = test::dna_scheme();
+  std::vector<std::vector<std::uint8_t>> qs, ts;
+  // More queries than one run holds (64 pairs a thread), so that they come in several runs.
+  for (int i = 0; i < 150; ++i) qs.push_back(test::random_ranks(rng, 5 + static_cast<std::size_t>(i % 17), 4));
+  for (int i = 0; i < 3; ++i) ts.push_back(test::random_ranks(rng, 30 + 200 * static_cast<std::size_t>(i), 4));
+  const std::vector<Residues> q(qs.begin(), qs.end()), t(ts.begin(), ts.end());
+  for (const bool score_only : {false, true})
+    for (const std::size_t top : {std::size_t{0}, std::size_t{1}, std::size_t{3}})
+      for (const int threads : {1, 2}) {
+        INFO("score_only " << score_only << ", top " << top << ", threads " << threads);
+        Progress progress("test", 0, false);
+        Options o{.score_only = score_only, .backend = threads > 1 ? Backend::cpu_openmp : Backend::cpu_scalar,
+                  .threads = threads, .progress = &progress};
+        std::vector<std::size_t> order;
+        std::vector<Hit> streamed;
+        align_each_query(q, t, s, o, top, [&](std::span<const Hit> hits) {
+          REQUIRE_FALSE(hits.empty());
+          for (const Hit& h : hits) REQUIRE(h.query == hits[0].query);
+          order.push_back(hits[0].query);
+          streamed.insert(streamed.end(), hits.begin(), hits.end());
+        });
+        REQUIRE(order.size() == q.size());
+        for (std::size_t k = 0; k < order.size(); ++k) REQUIRE(order[k] == k);
+        o.progress = nullptr;
+        const std::vector<Hit> all = align_all(q, t, s, o, top);
+        REQUIRE(streamed.size() == all.size());
+        for (std::size_t k = 0; k < all.size(); ++k) {
+          REQUIRE(streamed[k].target == all[k].target);
+          REQUIRE(streamed[k].alignment.score == all[k].alignment.score);
+          REQUIRE(cigar_string(streamed[k].alignment.cigar) == cigar_string(all[k].alignment.cigar));
+        }
+        REQUIRE(progress.total() > 0);
+        REQUIRE(progress.done() == progress.total());
+      }
+}
+
+TEST_CASE("Progress: a part adds its share of the whole once, however far its own count goes", "[progress]") {
+  Progress whole("test", 100, false);
+  {
+    Progress part(&whole, 40, 10);
+    part.add(5);
+    REQUIRE(whole.done() == 20);
+    part.set_total(20);  // a larger estimate: what was added stays added
+    part.add(5);
+    REQUIRE(whole.done() == 20);
+    part.add(100);  // past its total
+    REQUIRE(whole.done() == 40);
+  }
+  REQUIRE(whole.done() == 40);
+  { Progress idle(&whole, 30, 1000); }  // added nothing: its share comes when it ends
+  REQUIRE(whole.done() == 70);
+  { Progress nowhere(nullptr, 30, 10); nowhere.add(10); }  // no whole: nothing to count
+  REQUIRE(whole.done() == 70);
 }

@@ -7,6 +7,7 @@
 #include "align3/cpu/passes.hpp"
 #include "align3/cuda/gpu_pass.hpp"
 #include "core/enum_names.hpp"
+#include "core/progress.hpp"
 
 namespace gdp::align3 {
 namespace {
@@ -37,21 +38,42 @@ Alignment align(Residues a, Residues b, Residues c, const ScoringScheme& scheme,
     return static_cast<long long>(x.size() + 1) * static_cast<long long>(y.size() + 1) *
            static_cast<long long>(z.size() + 1);
   };
-  const bool on_gpu = o.backend == Backend::gpu && cells_of(a, b, c) >= o.min_gpu_cells;
-  const LayerPass cpu = [&](Residues x, Residues y, Residues z) { return last_layer(x, y, z, scheme, o.gap, threads); };
+  const long long cube = cells_of(a, b, c);
+  const bool on_gpu = o.backend == Backend::gpu && cube >= o.min_gpu_cells;
+  // This cube's share of the progress: its cells for the score, twice them
+  // for an alignment; the passes count their cells into it as they go, an
+  // alignment's about 4/3 of the cube (the division's levels each a quarter
+  // of the one before, for a path near the diagonal).
+  const auto share = static_cast<std::uint64_t>(cube) * (o.score_only ? 1 : 2);
+  Progress progress(o.progress, share, o.score_only ? share : static_cast<std::uint64_t>(cube) / 3 * 4);
+  const LayerPass cpu = [&](Residues x, Residues y, Residues z) {
+    return last_layer(x, y, z, scheme, o.gap, threads, &progress);
+  };
   if (o.score_only) {
     Alignment out;
     out.score = on_gpu        ? gpu_layer_pass(scheme, o.gap, o.device)(a, b, c).back()
                 : threads > 1 ? cpu(a, b, c).back()
-                              : score_scalar(a, b, c, scheme, o.gap);
+                              : score_scalar(a, b, c, scheme, o.gap, &progress);
     return out;
   }
   if (!on_gpu)
-    return threads == 1 && cells_of(a, b, c) <= kFullCubeCells
+    return threads == 1 && cube <= kFullCubeCells
                ? align_full_cube(a, b, c, scheme, o.gap)
                : align_linear(a, b, c, scheme, o.gap, cpu, kCpuLeafCells, threads);
-  return align_linear(a, b, c, scheme, o.gap, gpu_split_pass(scheme, o.gap, o.device),
-                      gpu_chain_pass(scheme, o.gap, o.device, o.gpu_face_bytes), kGpuLeafCells, threads);
+  // The GPU's passes, each counted when it is done.
+  const SplitPass split = [&, pass = gpu_split_pass(scheme, o.gap, o.device)](Residues top, Residues bottom,
+                                                                                Residues y, Residues z) {
+    const SplitPoint at = pass(top, bottom, y, z);
+    progress.add(static_cast<std::uint64_t>(top.size() + bottom.size()) * (y.size() + 1) * (z.size() + 1));
+    return at;
+  };
+  const ChainPass chain = [&, pass = gpu_chain_pass(scheme, o.gap, o.device, o.gpu_face_bytes)](Residues x, Residues y,
+                                                                                                   Residues z) {
+    auto points = pass(x, y, z);
+    if (points) progress.add(static_cast<std::uint64_t>(cells_of(x, y, z)));
+    return points;
+  };
+  return align_linear(a, b, c, scheme, o.gap, split, chain, kGpuLeafCells, threads);
 }
 
 }  // namespace gdp::align3

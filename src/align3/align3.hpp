@@ -10,6 +10,10 @@
 
 #include "core/scoring.hpp"
 
+namespace gdp {
+class Progress;
+}
+
 namespace gdp::align3 {
 
 using Residues = std::span<const std::uint8_t>;
@@ -47,6 +51,11 @@ struct Options {
   // may take (0: what the device has free); a cube whose faces take more is
   // divided first. Tests set a little to divide.
   std::size_t gpu_face_bytes = 0;
+  // The cube's cells are added here as its passes go, if set: once for the
+  // score, about twice for an alignment (the linear-space division's
+  // passes, or the GPU's three-phase traceback), its share made exact at
+  // the end.
+  Progress* progress = nullptr;
 };
 
 // The score, or an optimal alignment: on the CPU through the full cube
@@ -60,7 +69,7 @@ Alignment align(Residues a, Residues b, Residues c, const ScoringScheme& scheme,
 void check_score_range(std::int64_t a, std::int64_t b, std::int64_t c, const ScoringScheme& scheme, int gap);
 
 // The oracle's score: plane by plane, O(|b| |c|) memory.
-int score_scalar(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap);
+int score_scalar(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap, Progress* progress = nullptr);
 
 // The full cube of moves and a traceback: (|a|+1)(|b|+1)(|c|+1) bytes.
 Alignment align_full_cube(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap);

@@ -2,26 +2,51 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace gdp {
 
 Progress::Progress(std::string label, std::uint64_t total, bool enabled)
-    : label_(std::move(label)), total_(total), enabled_(enabled && total > 0 && isatty(STDERR_FILENO)) {}
+    : label_(std::move(label)), total_(total), enabled_(enabled && isatty(STDERR_FILENO)) {}
+
+Progress::Progress(Progress* parent, std::uint64_t share, std::uint64_t total)
+    : total_(total), enabled_(false), parent_(parent), share_(parent ? share : 0) {}
 
 Progress::~Progress() {
-  if (drawn_) std::fprintf(stderr, "\r%*s\r", 60, "");
+  if (parent_) {
+    const std::uint64_t before = forwarded_.exchange(share_);
+    if (share_ > before) parent_->add(share_ - before);
+  }
+  clear();
 }
+
+void Progress::set_total(std::uint64_t total) { total_ = total; }
 
 void Progress::add(std::uint64_t done) {
   const std::uint64_t now = done_ += done;
-  if (!enabled_) return;
+  if (parent_) {  // forward this part's share of what is done, once
+    const double fraction = total_ > 0 ? std::min(1.0, static_cast<double>(now) / static_cast<double>(total_)) : 1.0;
+    const auto target = static_cast<std::uint64_t>(fraction * static_cast<double>(share_));
+    std::uint64_t before = forwarded_.load();
+    while (target > before && !forwarded_.compare_exchange_weak(before, target)) {
+    }
+    if (target > before) parent_->add(target - before);
+    return;
+  }
+  if (!enabled_ || total_ == 0) return;
   std::unique_lock lock(mutex_, std::try_to_lock);
   if (!lock.owns_lock()) return;
   const double t = timer_.seconds();
   if (t < 1.0 || t - last_draw_ < 0.25) return;  // short runs show nothing
   last_draw_ = t;
   draw(now);
+}
+
+void Progress::clear() {
+  std::lock_guard lock(mutex_);
+  if (drawn_) std::fprintf(stderr, "\r%*s\r", 60, "");
+  drawn_ = false;
 }
 
 void Progress::draw(std::uint64_t done) {

@@ -2,11 +2,16 @@
 // gpu-fold --interact: the joint structure of two RNAs by BPMax
 // (bpmax_recurrence.hpp). The only header an app includes for it.
 #include <climits>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "fold/bpmax_recurrence.hpp"
+
+namespace gdp {
+class Progress;
+}
 
 namespace gdp::fold {
 
@@ -71,8 +76,10 @@ Interaction interact_oracle(std::string_view s1, std::string_view s2, const Pair
 // the shorter strand first (the model is symmetric; bpmax_tables.hpp,
 // shorter_strand_first): the oracle's score, and its structure where
 // strand 1 is not the longer one.
+// Its fill's progress, if set, is counted into `progress` as a part of
+// `share` units (interact_gpu's too).
 Interaction interact_products(std::string_view s1, std::string_view s2, const PairWeights& weights, int threads,
-                              const InteractionWindow& window = {});
+                              const InteractionWindow& window = {}, Progress* progress = nullptr, std::uint64_t share = 0);
 
 // The device memory the GPU engine needs for strands of m and n bases:
 // for each interval of the shorter strand, a matrix of the longer strand's
@@ -96,7 +103,8 @@ struct InteractionTiming {
 // fit in the device's free memory; RunError when CUDA fails. Declared but
 // not defined without CUDA (callers test gdp::have_cuda).
 Interaction interact_gpu(std::string_view s1, std::string_view s2, const PairWeights& weights, int device,
-                         InteractionTiming* timing = nullptr, const InteractionWindow& window = {});
+                         InteractionTiming* timing = nullptr, const InteractionWindow& window = {},
+                         Progress* progress = nullptr, std::uint64_t share = 0);
 
 // The weights of a structure's pairs, summed; std::logic_error where a
 // pair is not one the model makes (a weight of 0, a hairpin of fewer than

@@ -48,7 +48,8 @@ class TileCache {
 };
 
 Interaction on_device(std::string_view one, std::string_view two, const PairWeights& weights,
-                      const InteractionWindow& window, int device, InteractionTiming& timing) {
+                      const InteractionWindow& window, int device, InteractionTiming& timing, Progress* progress,
+                      std::uint64_t share) {
   Timer total;
   const auto m = static_cast<long long>(one.size()), n = static_cast<long long>(two.size());
   const std::size_t free_bytes = bpmax_device_free_bytes(device);
@@ -61,7 +62,7 @@ Interaction on_device(std::string_view one, std::string_view two, const PairWeig
   }
   const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const Strands s(one, two, weights, window, bpmax_cpu::SingleFill::diagonals, threads);
-  const BpmaxDeviceTables tables(s, device);
+  const BpmaxDeviceTables tables(s, device, progress, share);
   const BpmaxFillTiming& fill = tables.timing();
   timing.fill_seconds = fill.fill_seconds;
   timing.product_seconds = fill.product_seconds;
@@ -83,11 +84,12 @@ Interaction on_device(std::string_view one, std::string_view two, const PairWeig
 }  // namespace
 
 Interaction interact_gpu(std::string_view s1, std::string_view s2, const PairWeights& weights, int device,
-                         InteractionTiming* timing, const InteractionWindow& window) {
+                         InteractionTiming* timing, const InteractionWindow& window, Progress* progress,
+                         std::uint64_t share) {
   InteractionTiming ignored;
   return bpmax_cpu::shorter_strand_first(s1, s2, window, [&](std::string_view one, std::string_view two,
                                                              const InteractionWindow& w) {
-    return on_device(one, two, weights, w, device, timing ? *timing : ignored);
+    return on_device(one, two, weights, w, device, timing ? *timing : ignored, progress, share);
   });
 }
 

@@ -4,6 +4,7 @@
 // an app includes.
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +14,10 @@
 #include "core/error.hpp"
 #include "core/tune.hpp"
 #include "fold/recurrence.hpp"
+
+namespace gdp {
+class Progress;
+}
 
 namespace gdp::fold {
 
@@ -49,7 +54,14 @@ struct Options {
   int threads = 1;   // OMP2's threads; the CPU threads of the GPU engine's tracebacks
   int device = 0;    // the CUDA device of Engine::gpu
   GpuTuning tuning;  // Engine::gpu's knobs
+  Progress* progress = nullptr;  // each record's fill_splits are added here as it fills, if set
 };
+
+// The splits a fill of n bases weighs, every cell's (j - i):
+// (n^3 - n) / 6, the unit of the fold's progress.
+constexpr std::uint64_t fill_splits(std::int64_t n) {
+  return n < 2 ? 0 : static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n - 1) * static_cast<std::uint64_t>(n + 1) / 6;
+}
 
 struct Structure {
   int pairs = 0;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/device.hpp"
+#include "core/progress.hpp"
 #include "core/timer.hpp"
 #include "fold/fold.hpp"
 
@@ -47,6 +48,11 @@ AllResult fold_all(const std::vector<std::string_view>& rnas, const AllOptions& 
     return o.threads > 1 && s.size() >= kAloneFrom ? Engine::omp2 : Engine::cpu2;
   };
 
+  if (o.progress) {
+    std::uint64_t splits = 0;
+    for (const auto rna : rnas) splits += fill_splits(static_cast<std::int64_t>(rna.size()));
+    o.progress->set_total(splits);
+  }
   timer.restart();
   std::vector<std::size_t> one_thread;  // short records folded many at once on the CPU threads
   std::vector<std::size_t> batched;     // short records folded many a launch on the GPU

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "core/parallel_for.hpp"
+#include "core/progress.hpp"
 #include "pairwise/pairwise.hpp"
 
 namespace gdp::pairwise {
@@ -45,35 +46,74 @@ void align_pairs(std::vector<Hit>& hits, const std::vector<Residues>& queries, c
   align_on_cpu(small, queries, targets, scheme, cpu);
 }
 
+// Queries go in runs of at least this many pairs a thread, so that the
+// threads stay busy; each run's hits are handed on before the next starts.
+constexpr std::size_t kRunPairsPerThread = 64;
+
 }  // namespace
 
-std::vector<Hit> align_all(const std::vector<Residues>& queries, const std::vector<Residues>& targets,
-                           const ScoringScheme& scheme, const Options& o, std::size_t top_k) {
-  std::vector<Hit> hits;
-  hits.reserve(queries.size() * targets.size());
-  for (std::size_t q = 0; q < queries.size(); ++q)
-    for (std::size_t t = 0; t < targets.size(); ++t) hits.push_back({q, t, {}});
+void align_each_query(const std::vector<Residues>& queries, const std::vector<Residues>& targets,
+                      const ScoringScheme& scheme, const Options& o, std::size_t top_k, const QueryHits& done) {
   const std::size_t keep = top_k > 0 ? std::min(top_k, targets.size()) : targets.size();
   // When only some pairs are kept, score everything first and align only those.
   const bool align_later = !o.score_only && keep < targets.size();
+  // Progress: a full alignment counts twice its cells (the score pass, then
+  // the traceback). Where only the kept pairs are aligned, each query's
+  // share for them is set by how many of its targets are kept.
+  std::uint64_t target_residues = 0, total = 0;
+  for (const auto& t : targets) target_residues += t.size();
+  std::vector<std::uint64_t> query_cells(queries.size()), kept_share(queries.size(), 0);
+  for (std::size_t q = 0; q < queries.size(); ++q) {
+    query_cells[q] = queries[q].size() * target_residues;
+    if (align_later)
+      kept_share[q] = static_cast<std::uint64_t>(2.0 * static_cast<double>(keep) / static_cast<double>(targets.size()) *
+                                                 static_cast<double>(query_cells[q]));
+    total += query_cells[q] * (o.score_only || align_later ? 1 : 2) + kept_share[q];
+  }
+  if (o.progress) o.progress->set_total(total);
+
+  const std::size_t run_pairs = kRunPairsPerThread * static_cast<std::size_t>(std::max(o.threads, 1));
   Options first = o;
   first.score_only = o.score_only || align_later;
-  align_pairs(hits, queries, targets, scheme, first);
-  if (top_k == 0) return hits;
+  std::vector<Hit> hits, kept;
+  for (std::size_t q0 = 0, q1 = 0; q0 < queries.size(); q0 = q1) {
+    hits.clear();
+    std::uint64_t run_kept_share = 0;
+    for (q1 = q0; q1 < queries.size() && hits.size() < run_pairs; ++q1) {
+      for (std::size_t t = 0; t < targets.size(); ++t) hits.push_back({q1, t, {}});
+      run_kept_share += kept_share[q1];
+    }
+    align_pairs(hits, queries, targets, scheme, first);
+    if (top_k == 0) {
+      for (std::size_t q = q0; q < q1; ++q)
+        done(std::span<const Hit>(hits).subspan((q - q0) * targets.size(), targets.size()));
+      continue;
+    }
+    kept.clear();
+    std::uint64_t kept_cells = 0;
+    for (std::size_t q = q0; q < q1; ++q) {
+      auto begin = hits.begin() + static_cast<std::ptrdiff_t>((q - q0) * targets.size());
+      auto end = begin + static_cast<std::ptrdiff_t>(targets.size());
+      std::stable_sort(begin, end, [](const Hit& a, const Hit& b) { return a.alignment.score > b.alignment.score; });
+      kept.insert(kept.end(), begin, begin + static_cast<std::ptrdiff_t>(keep));
+    }
+    if (align_later) {
+      for (const Hit& h : kept) kept_cells += 2 * queries[h.query].size() * targets[h.target].size();
+      Progress part(o.progress, run_kept_share, kept_cells);
+      Options rest = o;
+      rest.progress = &part;
+      align_pairs(kept, queries, targets, scheme, rest);
+    }
+    for (std::size_t q = q0; q < q1; ++q) done(std::span<const Hit>(kept).subspan((q - q0) * keep, keep));
+  }
+}
 
-  std::vector<Hit> kept;
-  for (std::size_t q = 0; q < queries.size(); ++q) {
-    auto begin = hits.begin() + static_cast<std::ptrdiff_t>(q * targets.size());
-    auto end = begin + static_cast<std::ptrdiff_t>(targets.size());
-    std::stable_sort(begin, end, [](const Hit& a, const Hit& b) { return a.alignment.score > b.alignment.score; });
-    kept.insert(kept.end(), begin, begin + static_cast<std::ptrdiff_t>(keep));
-  }
-  if (align_later) {
-    Options rest = o;
-    rest.progress = nullptr;
-    align_pairs(kept, queries, targets, scheme, rest);
-  }
-  return kept;
+std::vector<Hit> align_all(const std::vector<Residues>& queries, const std::vector<Residues>& targets,
+                           const ScoringScheme& scheme, const Options& o, std::size_t top_k) {
+  std::vector<Hit> all;
+  align_each_query(queries, targets, scheme, o, top_k,
+                   [&](std::span<const Hit> hits) { all.insert(all.end(), hits.begin(), hits.end()); });
+  return all;
 }
 
 }  // namespace gdp::pairwise

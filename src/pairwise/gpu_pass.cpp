@@ -15,17 +15,17 @@ GpuStats& gpu_stats_counters() {
 GpuStats gpu_stats() { return gpu_stats_counters(); }
 
 PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
-                          LastRow last_row, GpuTuning tuning) {
+                          LastRow last_row, GpuTuning tuning, Progress* progress) {
   if constexpr (have_cuda)
-    return striped_pass(q, t, scheme, shape, device, last_row, tuning, nullptr);
+    return striped_pass(q, t, scheme, shape, device, last_row, tuning, nullptr, progress);
   else
     throw RunError(no_cuda_message);
 }
 
 std::optional<Alignment> align_gpu_chunked(Residues q, Residues t, const ScoringScheme& scheme, Mode mode,
-                                           int device) {
+                                           int device, Progress* score, Progress* traceback) {
   if constexpr (have_cuda)
-    return chunked_alignment(q, t, scheme, mode, device);
+    return chunked_alignment(q, t, scheme, mode, device, score, traceback);
   else
     return std::nullopt;
 }

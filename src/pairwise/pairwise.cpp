@@ -52,11 +52,11 @@ std::vector<std::uint8_t> reversed(Residues r) { return {r.rbegin(), r.rend()}; 
 
 Alignment align(Residues q, Residues t, const ScoringScheme& scheme, const Options& o) {
   const std::int64_t cells = static_cast<std::int64_t>(q.size()) * static_cast<std::int64_t>(t.size());
+  // The traceback's share of the progress: as many units as the score
+  // pass's cells, counted by its own work (set once the end is known).
+  Progress traceback(o.progress, o.score_only ? 0 : static_cast<std::uint64_t>(cells), 0);
   if (o.backend == Backend::gpu && !o.score_only && cells >= o.min_gpu_cells && cells > 0) {
-    if (auto a = align_gpu_chunked(q, t, scheme, o.mode, o.device)) {
-      if (o.progress) o.progress->add(static_cast<std::uint64_t>(cells));
-      return *a;
-    }
+    if (auto a = align_gpu_chunked(q, t, scheme, o.mode, o.device, o.progress, &traceback)) return *a;
   }
   const Shape shape = shape_of(o.mode, scheme);
   const PassResult end = run_pass(q, t, scheme, shape, o);
@@ -71,6 +71,12 @@ Alignment align(Residues q, Residues t, const ScoringScheme& scheme, const Optio
   }
   if (o.score_only || a.empty()) return a;
 
+  // The traceback's work: the reverse pass over the end's prefixes, then
+  // Myers-Miller's passes, about twice the aligned part's cells (at most
+  // the prefixes', known better once the begin is).
+  const std::int64_t reverse_cells = o.mode == Mode::global ? 0 : a.query_end * a.target_end;
+  traceback.set_total(static_cast<std::uint64_t>(reverse_cells + 2 * a.query_end * a.target_end));
+
   // The begin cell: a pass over the reversed prefixes, anchored at the end
   // cell (global boundaries), reaches the best score first at the begin.
   if (o.mode == Mode::local || o.mode == Mode::semiglobal) {
@@ -78,16 +84,19 @@ Alignment align(Residues q, Residues t, const ScoringScheme& scheme, const Optio
     const auto rt = reversed(t.first(static_cast<std::size_t>(a.target_end)));
     const Shape anchored{false, false, scheme.gap_open, o.mode == Mode::local ? End::anywhere : End::last_row};
     Options reverse = o;
-    reverse.progress = nullptr;
+    reverse.progress = &traceback;
     const PassResult begin = run_pass(rq, rt, scheme, anchored, reverse);
     if (begin.score != a.score) throw std::logic_error("reverse pass disagrees with the forward pass");
     a.query_begin = a.query_end - begin.end_i;
     a.target_begin = a.target_end - begin.end_j;
+    traceback.set_total(static_cast<std::uint64_t>(reverse_cells + 2 * begin.end_i * begin.end_j));
   }
   a.has_begin = true;
+  Options linear = o;
+  linear.progress = &traceback;
   const auto qs = q.subspan(static_cast<std::size_t>(a.query_begin), static_cast<std::size_t>(a.query_end - a.query_begin));
   const auto ts = t.subspan(static_cast<std::size_t>(a.target_begin), static_cast<std::size_t>(a.target_end - a.target_begin));
-  const int score = align_linear_global(qs, ts, scheme, o, a.cigar);
+  const int score = align_linear_global(qs, ts, scheme, linear, a.cigar);
   if (score != a.score) throw std::logic_error("linear-space alignment scores " + std::to_string(score) + ", not " + std::to_string(a.score));
   return a;
 }

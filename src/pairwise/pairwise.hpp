@@ -1,6 +1,7 @@
 #pragma once
 // gpu-sw's engine: the only header an app includes.
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -85,10 +86,17 @@ struct Hit {
 
 // Every query against every target, grouped by query. With top_k > 0 only
 // each query's top_k best targets are kept, best first (ties in target
-// order); otherwise every pair, in target order.
+// order); otherwise every pair, in target order. A full alignment counts
+// twice its cells in options.progress (the score pass, the traceback).
 std::vector<Hit> align_all(const std::vector<Residues>& queries,
                            const std::vector<Residues>& targets, const ScoringScheme& scheme,
                            const Options& options, std::size_t top_k = 0);
+
+// align_all's hits handed to `done` one query at a time, in query order,
+// as soon as that query's pairs are aligned.
+using QueryHits = std::function<void(std::span<const Hit>)>;
+void align_each_query(const std::vector<Residues>& queries, const std::vector<Residues>& targets,
+                      const ScoringScheme& scheme, const Options& options, std::size_t top_k, const QueryHits& done);
 
 // Re-scores an alignment from its CIGAR; the result must equal its score.
 int rescore(const Alignment& a, Residues query, Residues target,

@@ -12,11 +12,7 @@ PassResult run_pass(Residues q, Residues t, const ScoringScheme& scheme, const S
   const std::int64_t cells = static_cast<std::int64_t>(q.size()) * static_cast<std::int64_t>(t.size());
   switch (o.backend) {
     case Backend::gpu:
-      if (cells >= o.min_gpu_cells) {
-        const PassResult r = score_pass_gpu(q, t, scheme, shape, o.device, last_row, o.tuning);
-        if (o.progress) o.progress->add(static_cast<std::uint64_t>(cells));
-        return r;
-      }
+      if (cells >= o.min_gpu_cells) return score_pass_gpu(q, t, scheme, shape, o.device, last_row, o.tuning, o.progress);
       return score_pass_tiled(q, t, scheme, shape, o.threads, last_row, o.progress);
     case Backend::cpu_openmp: return score_pass_tiled(q, t, scheme, shape, o.threads, last_row, o.progress);
     case Backend::cpu_scalar: break;

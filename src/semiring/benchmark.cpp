@@ -13,6 +13,7 @@
 #include "core/build.hpp"
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
+#include "core/progress.hpp"
 #include "core/timer.hpp"
 
 namespace gdp::semiring {
@@ -22,15 +23,29 @@ namespace {
 enum class Base { classic, cublas };
 constexpr EnumNames<Base, 2> base_names{{{Base::classic, "classic"}, {Base::cublas, "cublas"}}};
 
+// Random input number `index` of a run. Each block of rows (of 2^16
+// cells or more) has a generator of its own, seeded by (seed, index,
+// block), so that the blocks fill in parallel and the same seed gives the
+// same matrix on any number of threads.
 template <class T>
-Matrix<T> random_matrix(std::mt19937& rng, std::int64_t rows, std::int64_t cols) {
+Matrix<T> random_matrix(unsigned seed, unsigned index, std::int64_t rows, std::int64_t cols, int threads) {
   Matrix<T> m(rows, cols);
-  if constexpr (std::is_integral_v<T>) {
-    std::uniform_int_distribution<int> d(-100, 100);
-    for (auto& x : m.data) x = d(rng);
-  } else {
-    std::uniform_real_distribution<double> d(-1, 1);
-    for (auto& x : m.data) x = static_cast<T>(d(rng));
+  const std::int64_t block_rows = std::max<std::int64_t>(1, (std::int64_t{1} << 16) / std::max<std::int64_t>(cols, 1));
+#pragma omp parallel for schedule(static) num_threads(std::max(threads, 1))
+  for (std::int64_t block = 0; block < (rows + block_rows - 1) / block_rows; ++block) {
+    std::seed_seq seeds{seed, index, static_cast<unsigned>(block), static_cast<unsigned>(block >> 32)};
+    std::mt19937 rng(seeds);
+    T* row = m.data.data() + block * block_rows * cols;
+    const std::int64_t cells = (std::min(rows, (block + 1) * block_rows) - block * block_rows) * cols;
+    // Plain arithmetic on the generator's 32 bits: the standard
+    // distributions take several times as long, and inputs of 10^9 cells
+    // are made here.
+    for (std::int64_t c = 0; c < cells; ++c) {
+      if constexpr (std::is_integral_v<T>)
+        row[c] = static_cast<T>(rng() % 201) - 100;
+      else
+        row[c] = static_cast<T>(-1.0 + static_cast<double>(rng()) * 0x1p-31);
+    }
   }
   return m;
 }
@@ -56,6 +71,7 @@ std::pair<double, double> errors(const Matrix<T>& c, const std::vector<double>& 
 // order).
 template <class T>
 std::vector<double> reference_of(const Matrix<T>& a, const Matrix<T>& b, const BenchmarkOptions& o) {
+  const auto ops = 2 * static_cast<std::uint64_t>(a.rows) * static_cast<std::uint64_t>(a.cols) * static_cast<std::uint64_t>(b.cols);
   if (std::is_floating_point_v<T> && o.semiring == Semiring::plus_times) {
     Matrix<double> a64(a.rows, a.cols), b64(b.rows, b.cols);
     for (std::size_t i = 0; i < a.data.size(); ++i) a64.data[i] = static_cast<double>(a.data[i]);
@@ -63,12 +79,14 @@ std::vector<double> reference_of(const Matrix<T>& a, const Matrix<T>& b, const B
     if constexpr (have_cuda) {
       if (o.gpu) {
         double seconds = 0;
-        return multiply_gpu<double>({a64}, {b64}, {.algo = GpuAlgo::cublas, .device = o.device}, seconds)[0].data;
+        auto c = multiply_gpu<double>({a64}, {b64}, {.algo = GpuAlgo::cublas, .device = o.device}, seconds)[0].data;
+        if (o.progress) o.progress->add(ops);
+        return c;
       }
     }
-    return multiply_cpu(a64, b64, o.semiring, CpuAlgo::openmp, o.threads).data;
+    return multiply_cpu(a64, b64, o.semiring, CpuAlgo::openmp, o.threads, o.progress).data;
   }
-  const auto c = multiply_cpu(a, b, o.semiring, CpuAlgo::openmp, o.threads);
+  const auto c = multiply_cpu(a, b, o.semiring, CpuAlgo::openmp, o.threads, o.progress);
   return {c.data.begin(), c.data.end()};
 }
 
@@ -159,10 +177,9 @@ BenchmarkResult<T> run_benchmark(BenchmarkInputs<T> in, const BenchmarkOptions& 
   std::vector<Matrix<T>>& bs = in.b;
   if (as.empty()) {
     check_fits<T>(o, in.names, in.m, in.k, in.n, in.batch);
-    std::mt19937 rng(in.seed);
     for (int i = 0; i < in.batch; ++i) {
-      as.push_back(random_matrix<T>(rng, in.m, in.k));
-      bs.push_back(random_matrix<T>(rng, in.k, in.n));
+      as.push_back(random_matrix<T>(in.seed, 2 * static_cast<unsigned>(i), in.m, in.k, o.threads));
+      bs.push_back(random_matrix<T>(in.seed, 2 * static_cast<unsigned>(i) + 1, in.k, in.n, o.threads));
     }
   }
   if (as[0].cols != bs[0].rows)
@@ -178,6 +195,9 @@ BenchmarkResult<T> run_benchmark(BenchmarkInputs<T> in, const BenchmarkOptions& 
   result.batch = static_cast<std::int64_t>(as.size());
   const double ops = 2.0 * static_cast<double>(result.m) * static_cast<double>(result.k) * static_cast<double>(result.n);
   const double products = static_cast<double>(as.size());
+  const auto product_ops = 2 * static_cast<std::uint64_t>(result.m) * static_cast<std::uint64_t>(result.k) *
+                           static_cast<std::uint64_t>(result.n);
+  if (o.progress) o.progress->set_total(product_ops * (as.size() * algos.size() + (o.check ? 1 : 0)));
   std::vector<double> reference;  // computed once, for the first check
   for (const Algorithm& algo : algos) {
     timer.restart();
@@ -186,6 +206,7 @@ BenchmarkResult<T> run_benchmark(BenchmarkInputs<T> in, const BenchmarkOptions& 
       if constexpr (have_cuda) {
         try {
           result.product = std::move(multiply_gpu(as, bs, algo.request, seconds).back());
+          if (o.progress) o.progress->add(product_ops * as.size());
         } catch (const RunError& e) {
           throw RunError(in.names + ": " + algo.name + ": " + e.what());
         } catch (const InputError& e) {
@@ -195,8 +216,9 @@ BenchmarkResult<T> run_benchmark(BenchmarkInputs<T> in, const BenchmarkOptions& 
     } else {
       for (std::size_t i = 0; i < as.size(); ++i)
         result.product = algo.levels > 0
-                             ? multiply_recursive_cpu(as[i], bs[i], algo.winograd, algo.levels, algo.order, o.threads)
-                             : multiply_cpu(as[i], bs[i], o.semiring, algo.order, o.threads);
+                             ? multiply_recursive_cpu(as[i], bs[i], algo.winograd, algo.levels, algo.order, o.threads,
+                                                      o.progress)
+                             : multiply_cpu(as[i], bs[i], o.semiring, algo.order, o.threads, o.progress);
       seconds = timer.seconds();
     }
     result.compute_seconds += seconds;

@@ -32,6 +32,9 @@ struct BenchmarkOptions {
   bool gpu = false;  // the GPU (device) or the CPU (threads)
   int device = 0;
   int threads = 1;
+  // Operations done are added here, if set: 2mnk a product of every
+  // algorithm, and one for --check's reference (run_benchmark sets the total).
+  Progress* progress = nullptr;
 };
 
 // One algorithm of --algo: on the CPU a classical order, or a recursive
@@ -56,7 +59,7 @@ std::vector<Algorithm> plan_algorithms(const BenchmarkOptions& options);
 
 // The inputs: one A and one B given (from files), or none given and a
 // batch of random ones of this shape (integers in -100..100, floats in
-// [-1, 1), the same for the same seed).
+// [-1, 1), the same for the same seed on any number of threads).
 template <class T>
 struct BenchmarkInputs {
   std::vector<Matrix<T>> a{}, b{};

@@ -7,6 +7,10 @@
 #include <string_view>
 #include <vector>
 
+namespace gdp {
+class Progress;
+}
+
 namespace gdp::semiring {
 
 enum class Semiring { plus_times, max_plus, min_plus };
@@ -83,15 +87,18 @@ enum class CpuAlgo { ijk, ikj, openmp };
 CpuAlgo parse_cpu_algo(std::string_view name);  // throws InputError
 std::string_view to_string(CpuAlgo a);
 
+// Its 2mnk operations are added to `progress`, if set, a row of C at a time.
 template <class T>
-Matrix<T> multiply_cpu(const Matrix<T>& a, const Matrix<T>& b, Semiring s, CpuAlgo algo, int threads = 1);
+Matrix<T> multiply_cpu(const Matrix<T>& a, const Matrix<T>& b, Semiring s, CpuAlgo algo, int threads = 1,
+                       Progress* progress = nullptr);
 
 // Strassen's (winograd false) or Winograd's (true) recursive product for
 // plus-times, `levels` deep, the base products by `base`
 // (cpu/strassen.cpp). Any shape. Exact on int32 (modulo 2^32); on floats
 // within rounding of the classical product, growing with the levels.
+// Its progress as multiply_cpu's: 2mnk, whatever the recursion saves.
 template <class T>
 Matrix<T> multiply_recursive_cpu(const Matrix<T>& a, const Matrix<T>& b, bool winograd, int levels, CpuAlgo base,
-                                 int threads = 1);
+                                 int threads = 1, Progress* progress = nullptr);
 
 }  // namespace gdp::semiring

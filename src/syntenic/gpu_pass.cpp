@@ -15,26 +15,27 @@ GpuStats& gpu_stats_counters() {
 GpuStats gpu_stats() { return gpu_stats_counters(); }
 
 LastCell score_pass_gpu(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs, int device,
-                        const pairwise::GpuTuning& tuning) {
+                        const pairwise::GpuTuning& tuning, Progress* progress) {
   if constexpr (have_cuda)
-    return striped_score(a, b, scheme, costs, device, tuning, nullptr, nullptr);
+    return striped_score(a, b, scheme, costs, device, tuning, nullptr, nullptr, nullptr, progress);
   else
     throw RunError(no_cuda_message);
 }
 
 std::optional<Alignment> align_gpu_chunked(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs,
-                                           int device) {
+                                           int device, Progress* score, Progress* traceback) {
   if constexpr (have_cuda)
-    return chunked_alignment(a, b, scheme, costs, device);
+    return chunked_alignment(a, b, scheme, costs, device, score, traceback);
   else
     return std::nullopt;
 }
 
 std::vector<Down> last_row_gpu(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs,
-                               const Borders& borders, int device, const pairwise::GpuTuning& tuning) {
+                               const Borders& borders, int device, const pairwise::GpuTuning& tuning,
+                               Progress* progress) {
   if constexpr (have_cuda) {
     std::vector<Down> row;
-    striped_score(a, b, scheme, costs, device, tuning, &borders, &row);
+    striped_score(a, b, scheme, costs, device, tuning, &borders, &row, nullptr, progress);
     return row;
   } else {
     throw RunError(no_cuda_message);

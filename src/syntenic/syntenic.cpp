@@ -48,8 +48,7 @@ Alignment align(Residues a, Residues b, const ScoringScheme& scheme, const Optio
   if (o.score_only) {
     LastCell last;
     if (o.backend == Backend::gpu && m * n >= o.min_gpu_cells && m * n > 0) {
-      last = score_pass_gpu(a, b, scheme, costs, o.device, o.tuning);
-      if (o.progress) o.progress->add(static_cast<std::uint64_t>(m * n));
+      last = score_pass_gpu(a, b, scheme, costs, o.device, o.tuning, o.progress);
     } else if (o.backend == Backend::cpu_scalar) {
       last = score_scalar(a, b, scheme, costs, o.progress);
     } else {
@@ -57,15 +56,23 @@ Alignment align(Residues a, Residues b, const ScoringScheme& scheme, const Optio
     }
     return {final_score(costs, last.s, last.h), m, n, {}};
   }
+  // A full alignment counts twice its cells in the progress: the chunked
+  // traceback's score pass, then its walk; or the linear-space alignment,
+  // whose passes take about 2 m n cells.
+  const auto pair_cells = static_cast<std::uint64_t>(m * n);
   if (o.backend == Backend::gpu && m * n >= o.min_gpu_cells && m * n > 0) {
-    if (auto chunked = align_gpu_chunked(a, b, scheme, costs, o.device)) {
-      if (o.progress) o.progress->add(static_cast<std::uint64_t>(m * n));
-      return *chunked;
-    }
+    Progress traceback(o.progress, pair_cells, 0);
+    if (auto chunked = align_gpu_chunked(a, b, scheme, costs, o.device, o.progress, &traceback)) return *chunked;
+    traceback.drop();  // declined before any pass: the alignment below counts its own
   }
-  if (cells > kFullMatrixCells) return align_linear(a, b, scheme, costs, o);
+  if (cells > kFullMatrixCells) {
+    Progress linear(o.progress, 2 * pair_cells, 2 * pair_cells);
+    Options counted = o;
+    counted.progress = &linear;
+    return align_linear(a, b, scheme, costs, counted);
+  }
   Alignment out = align_full_matrix(a, b, scheme, costs);
-  if (o.progress) o.progress->add(static_cast<std::uint64_t>(m * n));
+  if (o.progress) o.progress->add(2 * pair_cells);
   return out;
 }
 

@@ -7,14 +7,17 @@
 #include "align3/align3.hpp"
 #include "align3/recurrence.hpp"
 #include "core/error.hpp"
+#include "core/progress.hpp"
 
 namespace gdp::align3 {
 namespace {
 
 // Sweeps the cube; `on_cell(i, j, k, h, from)` sees every cell but the
-// origin. Returns H(|a|, |b|, |c|).
+// origin. Returns H(|a|, |b|, |c|). Each layer's cells are added to
+// `progress`, if set.
 template <class OnCell>
-int sweep(Residues a, Residues b, Residues c, const ScoringScheme& s, int gap, OnCell&& on_cell) {
+int sweep(Residues a, Residues b, Residues c, const ScoringScheme& s, int gap, OnCell&& on_cell,
+          Progress* progress = nullptr) {
   const std::size_t n = b.size(), p = c.size(), w = p + 1;
   std::vector<int> before((n + 1) * w, neg_inf), plane((n + 1) * w, neg_inf);
   for (std::size_t i = 0; i <= a.size(); ++i) {
@@ -44,6 +47,7 @@ int sweep(Residues a, Residues b, Residues c, const ScoringScheme& s, int gap, O
         on_cell(i, j, k, h, from);
       }
     std::swap(before, plane);
+    if (progress) progress->add((n + 1) * w);
   }
   return before[n * w + p];
 }
@@ -58,8 +62,8 @@ void check_score_range(std::int64_t a, std::int64_t b, std::int64_t c, const Sco
                      " letters with these scores could overflow 32-bit scores; use smaller scores or gap");
 }
 
-int score_scalar(Residues a, Residues b, Residues c, const ScoringScheme& s, int gap) {
-  return sweep(a, b, c, s, gap, [](std::size_t, std::size_t, std::size_t, int, unsigned) {});
+int score_scalar(Residues a, Residues b, Residues c, const ScoringScheme& s, int gap, Progress* progress) {
+  return sweep(a, b, c, s, gap, [](std::size_t, std::size_t, std::size_t, int, unsigned) {}, progress);
 }
 
 Alignment align_full_cube(Residues a, Residues b, Residues c, const ScoringScheme& s, int gap) {

@@ -10,7 +10,9 @@ namespace gdp::align3 {
 
 // H(|a|, j, k) for every j, k (at [j * (|c| + 1) + k]): the cube by
 // anti-diagonal planes, each plane's cells on `threads` OpenMP threads.
-std::vector<int> last_layer(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap, int threads);
+// Each plane's cells are added to `progress`, if set.
+std::vector<int> last_layer(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap, int threads,
+                            Progress* progress = nullptr);
 
 // The score by last_layer: the oracle's, in parallel.
 int score_wavefront(Residues a, Residues b, Residues c, const ScoringScheme& scheme, int gap, int threads);

@@ -7,10 +7,12 @@
 
 #include "align3/cpu/passes.hpp"
 #include "align3/recurrence.hpp"
+#include "core/progress.hpp"
 
 namespace gdp::align3 {
 
-std::vector<int> last_layer(Residues a, Residues b, Residues c, const ScoringScheme& s, int gap, int threads) {
+std::vector<int> last_layer(Residues a, Residues b, Residues c, const ScoringScheme& s, int gap, int threads,
+                            Progress* progress) {
   const long long m = static_cast<long long>(a.size()), n = static_cast<long long>(b.size()),
                   p = static_cast<long long>(c.size());
   const std::size_t w = static_cast<std::size_t>(n + 1), plane_cells = static_cast<std::size_t>(m + 1) * w;
@@ -49,6 +51,11 @@ std::vector<int> last_layer(Residues a, Residues b, Residues c, const ScoringSch
         here[at] = h;
         if (i == m) last[static_cast<std::size_t>(j * (p + 1) + k)] = h;
       }
+    }
+    if (progress) {  // the plane's cells
+      std::uint64_t cells = 0;
+      for (long long i = i_lo; i <= i_hi; ++i) cells += static_cast<std::uint64_t>(std::min(n, q - i) - std::max(0LL, q - i - p) + 1);
+      progress->add(cells);
     }
   }
   return last;

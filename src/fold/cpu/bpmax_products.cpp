@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/progress.hpp"
 #include "fold/cpu/bpmax_tables.hpp"
 
 namespace gdp::fold {
@@ -122,8 +123,9 @@ void fill_matrix(const Strands& s, MatrixF& t, long long i1, long long j1, std::
   }
 }
 
-MatrixF fill(const Strands& s, int threads) {
+MatrixF fill(const Strands& s, int threads, Progress* whole, std::uint64_t share) {
   const long long m = s.m, n = s.n;
+  Progress progress(whole, share, s.fill_weight());
   MatrixF t(s);
   for (long long d1 = 0; d1 <= s.span1; ++d1) {
     const long long count = m - d1;
@@ -139,6 +141,7 @@ MatrixF fill(const Strands& s, int threads) {
 #pragma omp for schedule(dynamic, 1)
       for (long long i1 = 0; i1 < count; ++i1) fill_matrix(s, t, i1, i1 + d1, acc);
     }
+    progress.add(s.diagonal_weight(d1));
   }
   return t;
 }
@@ -171,11 +174,11 @@ SingleTable fill_single_diagonals(const std::vector<std::uint8_t>& b, const Pair
 }  // namespace bpmax_cpu
 
 Interaction interact_products(std::string_view s1, std::string_view s2, const PairWeights& weights, int threads,
-                              const InteractionWindow& window) {
+                              const InteractionWindow& window, Progress* progress, std::uint64_t share) {
   return bpmax_cpu::shorter_strand_first(s1, s2, window, [&](std::string_view one, std::string_view two,
                                                              const InteractionWindow& w) {
     const Strands s(one, two, weights, w, bpmax_cpu::SingleFill::diagonals, threads);
-    return bpmax_cpu::result_of(s, fill(s, threads));
+    return bpmax_cpu::result_of(s, fill(s, threads, progress, share));
   });
 }
 

@@ -83,6 +83,14 @@ struct Strands {
   }
   // Strand-1 intervals with F: those of the window's diagonals.
   long long intervals() const { return bpmax_interval(m, 0, span1 + 1); }
+  // The fill's progress, by diagonals of strand 1's intervals (j1 - i1 =
+  // d1): each weighs about its share of the products, (m - d1)(d1 + 1).
+  std::uint64_t diagonal_weight(long long d1) const { return static_cast<std::uint64_t>((m - d1) * (d1 + 1)); }
+  std::uint64_t fill_weight() const {
+    std::uint64_t all = 0;
+    for (long long d1 = 0; d1 <= span1; ++d1) all += diagonal_weight(d1);
+    return all;
+  }
 };
 
 // Pairs in Interaction's order: strand 1's first, by position.

@@ -11,6 +11,7 @@
 
 #include "core/build.hpp"
 #include "core/error.hpp"
+#include "core/progress.hpp"
 #include "core/timer.hpp"
 #include "fold/fold.hpp"
 #include "fold/recurrence.hpp"
@@ -67,9 +68,12 @@ Table fill_cpu(std::string_view s, Engine engine, const Options& options) {
     }
     t.c[static_cast<std::size_t>(i * n + j)] = best;
   };
+  Progress progress(options.progress, fill_splits(n), fill_splits(n));
   if (engine != Engine::omp2) {
-    for (std::int64_t d = 1; d < n; ++d)
+    for (std::int64_t d = 1; d < n; ++d) {
       for (std::int64_t i = 0; i < n - d; ++i) fill(i, i + d);
+      progress.add(static_cast<std::uint64_t>((n - d) * d));
+    }
     return t;
   }
   // OMP2: square tiles of the table, a diagonal of tiles at a time, each
@@ -88,8 +92,10 @@ Table fill_cpu(std::string_view s, Engine engine, const Options& options) {
     for (std::int64_t row_tile = 0; row_tile < tiles - diagonal; ++row_tile) {
       const std::int64_t column_tile = row_tile + diagonal;
       const std::int64_t j_begin = column_tile * side, j_end = std::min(n, j_begin + side);
+      std::int64_t splits = 0;
       for (std::int64_t i = std::min(n, (row_tile + 1) * side) - 1; i >= row_tile * side; --i)
-        for (std::int64_t j = std::max(i + 1, j_begin); j < j_end; ++j) fill(i, j);
+        for (std::int64_t j = std::max(i + 1, j_begin); j < j_end; ++j) fill(i, j), splits += j - i;
+      progress.add(static_cast<std::uint64_t>(splits));
     }
   }
   return t;

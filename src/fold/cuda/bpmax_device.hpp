@@ -45,7 +45,9 @@ struct BpmaxFillTiming {
 // when CUDA fails or memory runs out), freed when destroyed.
 class BpmaxDeviceTables {
  public:
-  BpmaxDeviceTables(const bpmax_cpu::Strands& s, int device);
+  // The fill's progress is counted into `progress`, if set, as a part of
+  // `share` units.
+  BpmaxDeviceTables(const bpmax_cpu::Strands& s, int device, Progress* progress = nullptr, std::uint64_t share = 0);
   ~BpmaxDeviceTables();
   BpmaxDeviceTables(const BpmaxDeviceTables&) = delete;
   BpmaxDeviceTables& operator=(const BpmaxDeviceTables&) = delete;

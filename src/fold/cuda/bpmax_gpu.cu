@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/cuda_check.hpp"
+#include "core/stream_progress.cuh"
 #include "fold/cuda/bpmax_device.hpp"
 #include "fold/cuda/bpmax_kernels.cuh"
 
@@ -80,7 +81,8 @@ std::size_t bpmax_device_free_bytes(int device) {
   return free_bytes;
 }
 
-BpmaxDeviceTables::BpmaxDeviceTables(const bpmax_cpu::Strands& s, int device) : impl_(std::make_unique<Impl>()) {
+BpmaxDeviceTables::BpmaxDeviceTables(const bpmax_cpu::Strands& s, int device, Progress* whole, std::uint64_t share)
+    : impl_(std::make_unique<Impl>()) {
   const long long m = s.m, n = s.n, p = bpmax_padded_length(n), nb = p / kB;
   cuda::check(cudaSetDevice(device), "cudaSetDevice");
   Impl& x = *impl_;
@@ -122,6 +124,7 @@ BpmaxDeviceTables::BpmaxDeviceTables(const bpmax_cpu::Strands& s, int device) : 
   const double block_terms = static_cast<double>(kB) * kB * kB;
   cuda::KernelTimer timer;
   PhaseTime product_time, finish_time;
+  cuda::StreamProgress progress(whole, share, s.fill_weight());
   timer.start();
   double shorter_blocks = 0;  // block products a matrix's tiles take per k1
   for (long long d = 0; d <= t.band; ++d) shorter_blocks += static_cast<double>((nb - d) * (d + 1));
@@ -148,6 +151,7 @@ BpmaxDeviceTables::BpmaxDeviceTables(const bpmax_cpu::Strands& s, int device) : 
       cuda::check(cudaGetLastError(), "bpmax close_blocks");
       finish_time.stop();
     }
+    progress.add(s.diagonal_weight(d1));
   }
   x.timing.fill_seconds = timer.stop_seconds();
   x.timing.product_seconds = product_time.seconds();

@@ -33,6 +33,7 @@
 
 #include "core/cuda_check.hpp"
 #include "core/error.hpp"
+#include "core/stream_progress.cuh"
 #include "core/timer.hpp"
 #include "fold/recurrence.hpp"
 #include "fold/table.hpp"
@@ -291,6 +292,12 @@ Table fill_gpu(std::string_view rna, const Options& options, FoldTiming& timing,
   cuda::check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
   const long long device_blocks = 2LL * prop.multiProcessorCount;  // the max-plus kernels run two blocks an SM
 
+  // Progress by diagonals of blocks, each weighing its blocks' splits.
+  const auto diagonal_weight = [&](long long d) { return static_cast<std::uint64_t>((blocks - d) * (d + 1)); };
+  std::uint64_t diagonals_weight = 0;
+  for (long long d = 0; d < blocks; ++d) diagonals_weight += diagonal_weight(d);
+  cuda::StreamProgress progress(options.progress, fill_splits(n), diagonals_weight);
+
   // One diagonal of blocks at a time: the products of the blocks strictly
   // between (d >= 2), then the finish.
   auto fill = [&](auto store, auto&& products) {
@@ -303,6 +310,7 @@ Table fill_gpu(std::string_view rna, const Options& options, FoldTiming& timing,
       finish_blocks<Store><<<static_cast<unsigned>(blocks - d), kB, shared>>>(store, seq.get(), static_cast<int>(d),
                                                                              rules.min_loop, rules.gu);
       cuda::check(cudaGetLastError(), "finish_blocks");
+      progress.add(diagonal_weight(d));
     }
   };
   cuda::KernelTimer timer;
@@ -427,6 +435,9 @@ std::vector<Table> fill_gpu_batch(const std::vector<std::string_view>& rnas, con
         rules.min_loop, rules.gu);
     cuda::check(cudaGetLastError(), "fill_small");
     seconds += timer.stop_seconds();
+    if (options.progress)
+      for (std::size_t x = first; x < last; ++x)
+        options.progress->add(fill_splits(static_cast<std::int64_t>(rnas[order[x]].size())));
     if (structures) {
       std::string text(static_cast<std::size_t>(bases), '.');
       std::vector<int> pairs(static_cast<std::size_t>(records));

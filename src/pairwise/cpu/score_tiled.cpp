@@ -84,7 +84,8 @@ PassResult run(Residues q, Residues t, const ScoringScheme& scheme, const Shape&
         const PassResult b = sweep_tile<Local>(q, t, scheme, g, track_best, T, bi, d - bi, top_h.data(),
                                                top_f.data(), &left_h[bi * stride], &left_e[bi * stride]);
         if (track_best && better(b, mine)) mine = b;
-        if (progress) progress->add(static_cast<std::uint64_t>(side * side));
+        if (progress)
+          progress->add(static_cast<std::uint64_t>(std::min(side, m - bi * side) * std::min(side, n - (d - bi) * side)));
       }
     }
   }

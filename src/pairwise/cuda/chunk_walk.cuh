@@ -25,6 +25,9 @@ struct WalkParams {
   int start_state;  // the cell's state at the end cell
   char* ops;        // the path's moves, from the end back to the start
   int* result;      // {move count, i, j, stopped (the cell's start), state} where the walk ended
+  // If set, (end_i + end_j) - (i + j) after each round: how far back the
+  // walk has come, for progress.
+  unsigned long long* walked = nullptr;
 };
 
 // Warps, and chunks recomputed at once: the chunk of the walk and the
@@ -89,6 +92,7 @@ __global__ void __launch_bounds__(kWalkChunks* kLanes) chunked_walk(WalkParams<t
         Cell::move_back(move, i, j);
       }
       walk[0] = i, walk[1] = j, walk[2] = state, walk[3] = stopped, walk[4] = count;
+      if (tp.walked) *reinterpret_cast<volatile unsigned long long*>(tp.walked) = tp.end_i + tp.end_j - (i + j);
     }
     __syncthreads();
     i = walk[0], j = walk[1], state = walk[2], stopped = walk[3], count = walk[4];

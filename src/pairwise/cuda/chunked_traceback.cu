@@ -23,6 +23,7 @@
 #include "core/cuda_check.hpp"
 #include "pairwise/cuda/gpu_pass.hpp"
 #include "pairwise/cuda/chunk_walk.cuh"
+#include "pairwise/cuda/strip_progress.cuh"
 #include "pairwise/gotoh_cell.hpp"
 #include "pairwise/modes.hpp"
 
@@ -30,7 +31,8 @@ namespace gdp::pairwise {
 
 using namespace striped;
 
-std::optional<Alignment> chunked_alignment(Residues q, Residues t, const ScoringScheme& scheme, Mode mode, int device) {
+std::optional<Alignment> chunked_alignment(Residues q, Residues t, const ScoringScheme& scheme, Mode mode, int device,
+                                           Progress* score_progress, Progress* traceback) {
   const long long m = static_cast<long long>(q.size()), n = static_cast<long long>(t.size());
   if (m == 0 || n == 0) return std::nullopt;
   GDP_CUDA_CHECK(cudaSetDevice(device));
@@ -41,7 +43,7 @@ std::optional<Alignment> chunked_alignment(Residues q, Residues t, const Scoring
 
   const Shape shape = shape_of(mode, scheme);
   Kept<GotohTypes> kept;
-  const PassResult end = striped_pass(q, t, scheme, shape, device, {}, GpuTuning{}, &kept);
+  const PassResult end = striped_pass(q, t, scheme, shape, device, {}, GpuTuning{}, &kept, score_progress);
   Alignment a;
   a.score = end.score;
   a.query_end = end.end_i;
@@ -74,11 +76,13 @@ std::optional<Alignment> chunked_alignment(Residues q, Residues t, const Scoring
   const std::size_t shared = walk_shared_bytes<GotohCell<true>>(scheme.dim);
   auto kernel = shape.local ? chunked_walk<GotohCell<true>> : chunked_walk<GotohCell<false>>;
   GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
+  WalkProgress progress(traceback, tp);
   cuda::KernelTimer timer;
   timer.start();
   kernel<<<1, kWalkChunks * kLanes, shared>>>(tp);
   GDP_CUDA_CHECK(cudaGetLastError());
   add_gpu_kernel_time(timer.stop_seconds(), true);
+  progress.stop();
 
   int r[5] = {};
   GDP_CUDA_CHECK(cudaMemcpy(r, tp.result, sizeof r, cudaMemcpyDeviceToHost));

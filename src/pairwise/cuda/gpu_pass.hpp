@@ -17,17 +17,20 @@ namespace gdp::pairwise {
 // Same score, end cell (ties included) and last row as score_pass_scalar.
 // Throws RunError on a CUDA failure or when the pair does not fit in the
 // device's memory, and when this build has no CUDA.
+// Its cells are added to `progress`, if set, as the kernel goes.
 PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
-                          LastRow last_row = {}, GpuTuning tuning = {});
+                          LastRow last_row = {}, GpuTuning tuning = {}, Progress* progress = nullptr);
 
 // A full alignment by the chunked traceback (chunked_traceback.cu): the
 // score pass keeps its strip edges and checkpoint rows, then the chunks on
 // the path are recomputed and traced. Same score and end cell as the
 // oracle; an optimal path whose CIGAR re-scores to it (ties may differ, and
 // with them the start of a local alignment). nullopt when the kept edges
-// would take more than half the free device memory, or without CUDA.
+// would take more than half the free device memory, or without CUDA. The
+// score pass's cells are added to `score`, the walk's progress to
+// `traceback` (its total set here), either if set.
 std::optional<Alignment> align_gpu_chunked(Residues q, Residues t, const ScoringScheme& scheme, Mode mode,
-                                           int device);
+                                           int device, Progress* score = nullptr, Progress* traceback = nullptr);
 
 // The .cu files' side (CUDA builds only).
 struct GotohTypes;
@@ -38,9 +41,10 @@ struct Kept;
 // score_pass_gpu, keeping what the traceback needs in `kept` when not null
 // (striped_score.cu).
 PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
-                        LastRow last_row, GpuTuning tuning, striped::Kept<GotohTypes>* kept);
+                        LastRow last_row, GpuTuning tuning, striped::Kept<GotohTypes>* kept, Progress* progress);
 // align_gpu_chunked (chunked_traceback.cu).
-std::optional<Alignment> chunked_alignment(Residues q, Residues t, const ScoringScheme& scheme, Mode mode, int device);
+std::optional<Alignment> chunked_alignment(Residues q, Residues t, const ScoringScheme& scheme, Mode mode, int device,
+                                           Progress* score, Progress* traceback);
 // The counters gpu_stats() reports, for the .cu files to add to.
 GpuStats& gpu_stats_counters();
 // Adds to gpu_stats()'s kernel seconds (and traceback seconds).

@@ -20,6 +20,7 @@
 #include "pairwise/cuda/chunk_recompute.cuh"
 #include "pairwise/cuda/gotoh_kernels.cuh"
 #include "pairwise/cuda/strip_kernel.cuh"
+#include "pairwise/cuda/strip_progress.cuh"
 #include "pairwise/query_letters.hpp"
 
 namespace gdp::pairwise {
@@ -89,7 +90,7 @@ struct RunResult {
 };
 
 RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
-                      LastRow last_row, const GpuTuning& tuning, Kept<GotohTypes>* kept) {
+                      LastRow last_row, const GpuTuning& tuning, Kept<GotohTypes>* kept, PassProgress& progress) {
   const long long m = static_cast<long long>(q.size()), n = static_cast<long long>(t.size());
   Workspace& w = workspace();
   if (w.device != device) w.release(), w.device = device;
@@ -197,18 +198,22 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
     p.right_edge = from + width < n ? w.edges.get() + (index % 2 ? m : 0) : nullptr;
     const long long piece_blocks = std::min(gp.blocks, (piece_strips + kWarpsPerBlock - 1) / kWarpsPerBlock);
 
-    cuda::KernelTimer timer;
-    timer.start();
-    kernel<<<static_cast<int>(piece_blocks), kWarpsPerBlock * kLanes, kp.shared_bytes>>>(p);
-    GDP_CUDA_CHECK(cudaGetLastError());
-    add_gpu_kernel_time(timer.stop_seconds(), false);
-    GDP_CUDA_CHECK(cudaDeviceSynchronize());
+    {
+      const auto watch = progress.watch(p.ticket, p.group, strip_width, m, from, width);
+      cuda::KernelTimer timer;
+      timer.start();
+      kernel<<<static_cast<int>(piece_blocks), kWarpsPerBlock * kLanes, kp.shared_bytes>>>(p);
+      GDP_CUDA_CHECK(cudaGetLastError());
+      add_gpu_kernel_time(timer.stop_seconds(), false);
+      GDP_CUDA_CHECK(cudaDeviceSynchronize());
+    }
     ++stats().passes;
     if (sixteen) {
       int overflow = 0;
       GDP_CUDA_CHECK(cudaMemcpy(&overflow, p.overflow, sizeof overflow, cudaMemcpyDeviceToHost));
       if (overflow) return {true, {}};
     }
+    progress.reach(static_cast<std::uint64_t>(m * (from + width)));
     if (anywhere) {  // strips left to right, pieces too: the earlier cell wins a tie
       per_strip.resize(static_cast<std::size_t>(piece_strips));
       GDP_CUDA_CHECK(cudaMemcpy(per_strip.data(), w.strip_best.get(), per_strip.size() * sizeof(int4),
@@ -243,9 +248,9 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
 }  // namespace
 
 PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
-                        LastRow last_row, GpuTuning tuning, Kept<GotohTypes>* kept) {
+                        LastRow last_row, GpuTuning tuning, Kept<GotohTypes>* kept, Progress* progress) {
   const long long m = static_cast<long long>(q.size()), n = static_cast<long long>(t.size());
-  if (m == 0 || n == 0) return score_pass_scalar(q, t, scheme, shape, last_row);
+  if (m == 0 || n == 0) return score_pass_scalar(q, t, scheme, shape, last_row, progress);
   if (m >= (1LL << 31) - kLanes || (kept && n >= (1LL << 31) - kMaxStripWidth))
     throw RunError(kept ? "sequences of 2^31 letters or more are not supported by the GPU traceback"
                         : "queries of 2^31 letters or more are not supported on the GPU");
@@ -255,8 +260,9 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   // A 16-bit pass stops where a score comes within the largest
   // substitution score of 32,767, and the whole pass runs again in 32 bits
   // (parasail's satcheck): a saturated score is never returned.
+  PassProgress counted(progress);
   for (;;) {
-    const RunResult r = run_striped(q, t, scheme, shape, device, last_row, tuning, kept);
+    const RunResult r = run_striped(q, t, scheme, shape, device, last_row, tuning, kept, counted);
     if (!r.overflowed) return r.pass;
     ++stats().overflow_reruns;
     tuning.bits = 32;

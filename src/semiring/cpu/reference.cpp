@@ -5,6 +5,7 @@
 
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
+#include "core/progress.hpp"
 #include "semiring/gpu.hpp"
 #include "semiring/semiring.hpp"
 
@@ -63,33 +64,40 @@ void ikj_rows(const Matrix<T>& a, const Matrix<T>& b, Semiring s, Matrix<T>& c, 
 }  // namespace
 
 template <class T>
-Matrix<T> multiply_cpu(const Matrix<T>& a, const Matrix<T>& b, Semiring s, CpuAlgo algo, int threads) {
+Matrix<T> multiply_cpu(const Matrix<T>& a, const Matrix<T>& b, Semiring s, CpuAlgo algo, int threads, Progress* progress) {
   if (a.cols != b.rows)
     throw InputError("shapes do not chain: " + std::to_string(a.rows) + " x " + std::to_string(a.cols) + " times " +
                      std::to_string(b.rows) + " x " + std::to_string(b.cols));
   Matrix<T> c(a.rows, b.cols, zero<T>(s));
+  const auto row_done = [&] {
+    if (progress) progress->add(2 * static_cast<std::uint64_t>(a.cols) * static_cast<std::uint64_t>(b.cols));
+  };
   switch (algo) {
     case CpuAlgo::ijk:
-      for (std::int64_t i = 0; i < a.rows; ++i)
+      for (std::int64_t i = 0; i < a.rows; ++i) {
         for (std::int64_t j = 0; j < b.cols; ++j) {
           T acc = zero<T>(s);
           for (std::int64_t k = 0; k < a.cols; ++k) acc = add(s, acc, times(s, a(i, k), b(k, j)));
           c(i, j) = acc;
         }
+        row_done();
+      }
       break;
-    case CpuAlgo::ikj: ikj_rows(a, b, s, c, 0, a.rows); break;
+    case CpuAlgo::ikj:
+      for (std::int64_t i = 0; i < a.rows; ++i) ikj_rows(a, b, s, c, i, i + 1), row_done();
+      break;
     case CpuAlgo::openmp:
 #pragma omp parallel for schedule(static) num_threads(threads)
-      for (std::int64_t i = 0; i < a.rows; ++i) ikj_rows(a, b, s, c, i, i + 1);
+      for (std::int64_t i = 0; i < a.rows; ++i) ikj_rows(a, b, s, c, i, i + 1), row_done();
       break;
   }
   return c;
 }
 
-template Matrix<float> multiply_cpu(const Matrix<float>&, const Matrix<float>&, Semiring, CpuAlgo, int);
-template Matrix<double> multiply_cpu(const Matrix<double>&, const Matrix<double>&, Semiring, CpuAlgo, int);
+template Matrix<float> multiply_cpu(const Matrix<float>&, const Matrix<float>&, Semiring, CpuAlgo, int, Progress*);
+template Matrix<double> multiply_cpu(const Matrix<double>&, const Matrix<double>&, Semiring, CpuAlgo, int, Progress*);
 template Matrix<std::int32_t> multiply_cpu(const Matrix<std::int32_t>&, const Matrix<std::int32_t>&, Semiring, CpuAlgo,
-                                           int);
+                                           int, Progress*);
 template void check_range(const Matrix<float>&, Semiring, std::string_view);
 template void check_range(const Matrix<double>&, Semiring, std::string_view);
 template void check_range(const Matrix<std::int32_t>&, Semiring, std::string_view);

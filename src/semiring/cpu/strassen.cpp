@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/progress.hpp"
 #include "semiring/recursive.hpp"
 #include "semiring/semiring.hpp"
 
@@ -55,6 +56,7 @@ struct CpuBackend {
   using Matrix = semiring::Matrix<T>;
   CpuAlgo algo;
   int threads;
+  Progress* progress;
 
   static std::int64_t rows(const Matrix& m) { return m.rows; }
   static std::int64_t cols(const Matrix& m) { return m.cols; }
@@ -62,7 +64,9 @@ struct CpuBackend {
   static Matrix quadrant(const Matrix& m, int qi, int qj) { return semiring::quadrant(m, qi, qj); }
   static Matrix add(const Matrix& x, const Matrix& y) { return combine(x, y, plus<T>); }
   static Matrix sub(const Matrix& x, const Matrix& y) { return combine(x, y, minus<T>); }
-  Matrix base(const Matrix& a, const Matrix& b) const { return multiply_cpu(a, b, Semiring::plus_times, algo, threads); }
+  Matrix base(const Matrix& a, const Matrix& b) const {
+    return multiply_cpu(a, b, Semiring::plus_times, algo, threads, progress);
+  }
   static Matrix assemble(const Matrix& c11, const Matrix& c12, const Matrix& c21, const Matrix& c22,
                          std::int64_t rows, std::int64_t cols) {
     Matrix c(rows, cols);
@@ -80,18 +84,26 @@ struct CpuBackend {
 
 template <class T>
 Matrix<T> multiply_recursive_cpu(const Matrix<T>& a, const Matrix<T>& b, bool winograd, int levels, CpuAlgo base,
-                                 int threads) {
+                                 int threads, Progress* whole) {
   if (a.cols != b.rows)
     throw InputError("shapes do not chain: " + std::to_string(a.rows) + " x " + std::to_string(a.cols) + " times " +
                      std::to_string(b.rows) + " x " + std::to_string(b.cols));
   if (levels < 0 || levels > 8) throw InputError("--levels takes 0 to 8");
-  const CpuBackend<T> backend{base, threads};
+  // Progress: the base products' operations, 7 of size 1/2 each level
+  // (odd sides padded), as a part of the classical product's 2mnk.
+  double base_ops = 2.0 * static_cast<double>(a.rows) * static_cast<double>(a.cols) * static_cast<double>(b.cols);
+  for (int l = 0; l < levels; ++l) base_ops *= 7.0 / 8.0;
+  Progress progress(whole, 2 * static_cast<std::uint64_t>(a.rows) * static_cast<std::uint64_t>(a.cols) * static_cast<std::uint64_t>(b.cols),
+                    static_cast<std::uint64_t>(base_ops));
+  const CpuBackend<T> backend{base, threads, &progress};
   return StrassenRecursion<CpuBackend<T>>{backend, winograd}.multiply(a, b, levels);
 }
 
-template Matrix<float> multiply_recursive_cpu(const Matrix<float>&, const Matrix<float>&, bool, int, CpuAlgo, int);
-template Matrix<double> multiply_recursive_cpu(const Matrix<double>&, const Matrix<double>&, bool, int, CpuAlgo, int);
+template Matrix<float> multiply_recursive_cpu(const Matrix<float>&, const Matrix<float>&, bool, int, CpuAlgo, int,
+                                               Progress*);
+template Matrix<double> multiply_recursive_cpu(const Matrix<double>&, const Matrix<double>&, bool, int, CpuAlgo, int,
+                                               Progress*);
 template Matrix<std::int32_t> multiply_recursive_cpu(const Matrix<std::int32_t>&, const Matrix<std::int32_t>&, bool, int,
-                                                     CpuAlgo, int);
+                                                     CpuAlgo, int, Progress*);
 
 }  // namespace gdp::semiring

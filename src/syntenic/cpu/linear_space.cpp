@@ -40,13 +40,15 @@ Entry reversed(Exit x) {
 
 // S, D, H of the part's last row, entered by `entry`: on the GPU where the
 // part is large enough and the options have one, else on the CPU threads.
+// Its cells are added to o.progress, if set.
 std::vector<Down> last_row(Residues a, Residues b, const ScoringScheme& scheme, const Costs& c, Entry entry,
                            const Options& o) {
   const Borders borders = borders_of(entry, a.size(), b.size(), c);
   const std::int64_t cells = static_cast<std::int64_t>(a.size()) * static_cast<std::int64_t>(b.size());
-  if (o.backend == Backend::gpu && cells >= o.min_gpu_cells) return last_row_gpu(a, b, scheme, c, borders, o.device, o.tuning);
+  if (o.backend == Backend::gpu && cells >= o.min_gpu_cells)
+    return last_row_gpu(a, b, scheme, c, borders, o.device, o.tuning, o.progress);
   if (o.backend != Backend::cpu_scalar && o.threads > 1 && cells >= 4'000'000)
-    return last_row_tiled(a, b, scheme, c, borders, o.threads);
+    return last_row_tiled(a, b, scheme, c, borders, o.threads, o.progress);
   std::vector<Down> row = borders.top;
   for (std::size_t i = 1; i <= a.size(); ++i) {
     int diag = row[0].s;
@@ -58,6 +60,7 @@ std::vector<Down> last_row(Residues a, Residues b, const ScoringScheme& scheme, 
       update_cell(diag, sub[b[j - 1]], row[j], edge, c);
       diag = above;
     }
+    if (o.progress) o.progress->add(b.size());
   }
   return row;
 }
@@ -88,7 +91,6 @@ class Aligner {
     const std::vector<Down> forward = last_row(a.first(static_cast<std::size_t>(mid)), b, scheme_, c_, entry, o_);
     const std::vector<std::uint8_t> ra = reverse_of(a.subspan(static_cast<std::size_t>(mid))), rb = reverse_of(b);
     const std::vector<Down> backward = last_row(ra, rb, scheme_, c_, reversed(exit), o_);
-    if (progress_) progress_->add(static_cast<std::uint64_t>(m * n / 2));
 
     const int alpha = c_.open_extend - c_.extend;
     Exit cut = Exit::any;

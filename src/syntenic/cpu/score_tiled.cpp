@@ -69,7 +69,8 @@ std::vector<Down> last_row_tiled(Residues a, Residues b, const ScoringScheme& sc
 #pragma omp for schedule(dynamic, 1)
     for (std::int64_t bi = lo; bi <= hi; ++bi) {
       sweep_tile(a, b, scheme, c, T, bi, d - bi, down.data(), &edges[static_cast<std::size_t>(bi) * stride]);
-      if (progress) progress->add(static_cast<std::uint64_t>(side * side));
+      if (progress)
+        progress->add(static_cast<std::uint64_t>(std::min(side, m - bi * side) * std::min(side, n - (d - bi) * side)));
     }
   }
   down[0] = borders.left_down(static_cast<std::size_t>(m));

@@ -17,23 +17,26 @@ namespace gdp::syntenic {
 // S and H of (m, n), as score_scalar. Throws RunError on a CUDA failure,
 // when the pair does not fit the device, and when this build has no CUDA
 // (gpu_pass.cpp). `tuning`: lane_columns, group, blocks_per_sm, max_slots
-// and piece_columns as for gpu-sw's 32-bit kernel.
+// and piece_columns as for gpu-sw's 32-bit kernel. Its m n cells are added
+// to `progress`, if set, as the kernel goes.
 LastCell score_pass_gpu(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs, int device,
-                        const pairwise::GpuTuning& tuning = {});
+                        const pairwise::GpuTuning& tuning = {}, Progress* progress = nullptr);
 
 // Row m (S, D, H at j = 0..n) of a part with these borders (borders.hpp),
 // as the CPU's last_row_tiled.
 std::vector<Down> last_row_gpu(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs,
-                               const Borders& borders, int device, const pairwise::GpuTuning& tuning = {});
+                               const Borders& borders, int device, const pairwise::GpuTuning& tuning = {},
+                               Progress* progress = nullptr);
 
 // An alignment by the chunked traceback (syntenic_traceback.cu): a kept
 // score pass, then the walk back from (m, n) through the chunks on the
 // path, recomputed with the direction bits (dissertation section 6.3,
 // CHUNKED2D). The same alignment as align_full_matrix. nullopt when the
 // kept edges would take more than half the free device memory, or without
-// CUDA.
+// CUDA. The score pass's cells are added to `score`, the walk's progress
+// to `traceback` (its total set here), either if set.
 std::optional<Alignment> align_gpu_chunked(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs,
-                                           int device);
+                                           int device, Progress* score = nullptr, Progress* traceback = nullptr);
 
 // The .cu files' side (CUDA builds only): the pass, with recurrence.hpp's
 // boundaries or with `borders`, and row m wanted whole in `row`, or only
@@ -42,9 +45,9 @@ std::optional<Alignment> align_gpu_chunked(Residues a, Residues b, const Scoring
 struct CellTypes;
 LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs, int device,
                        pairwise::GpuTuning tuning, const Borders* borders, std::vector<Down>* row,
-                       pairwise::striped::Kept<CellTypes>* kept = nullptr);
+                       pairwise::striped::Kept<CellTypes>* kept = nullptr, Progress* progress = nullptr);
 std::optional<Alignment> chunked_alignment(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs,
-                                           int device);
+                                           int device, Progress* score, Progress* traceback);
 // Device memory a kept pass of m x n needs beyond an ordinary one.
 long long kept_bytes(long long m, long long n);
 GpuStats& gpu_stats_counters();

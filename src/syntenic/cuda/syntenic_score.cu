@@ -14,6 +14,7 @@
 #include "core/error.hpp"
 #include "pairwise/cuda/chunk_recompute.cuh"
 #include "pairwise/cuda/strip_kernel.cuh"
+#include "pairwise/cuda/strip_progress.cuh"
 #include "pairwise/query_letters.hpp"
 #include "syntenic/cuda/gpu_pass.hpp"
 #include "syntenic/syntenic_cell.hpp"
@@ -63,10 +64,10 @@ long long kept_bytes(long long m, long long n) {
 
 LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs, int device,
                        pairwise::GpuTuning tuning, const Borders* borders, std::vector<Down>* row,
-                       Kept<CellTypes>* kept) {
+                       Kept<CellTypes>* kept, Progress* whole) {
   const long long m = static_cast<long long>(a.size()), n = static_cast<long long>(b.size());
   if (m == 0 || n == 0) {
-    if (!row) return score_scalar(a, b, scheme, costs);
+    if (!row) return score_scalar(a, b, scheme, costs, whole);
     const Borders whole = borders ? Borders{} : borders_of(Entry::start, a.size(), b.size(), costs);
     *row = last_row_tiled(a, b, scheme, costs, borders ? *borders : whole, 1);
     return {row->back().s, row->back().h};
@@ -153,6 +154,7 @@ LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, cons
   if (kept) *kept = Kept<CellTypes>{p.kept_edges, p.checkpoints, w.q.get(), w.t.get(), w.sub.get(), p.padded_n, kKeptRowsOf<SyntenicCell>};
 
   LastCell last;
+  PassProgress progress(whole);
   for (long long from = 0; from < n; from += piece) {
     const long long width = std::min(piece, n - from), piece_strips = (width + strip_width - 1) / strip_width;
     GDP_CUDA_CHECK(cudaMemcpy(w.t.get(), b.data() + from, static_cast<std::size_t>(width), cudaMemcpyHostToDevice));
@@ -165,12 +167,16 @@ LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, cons
     p.right_edge = from + width < n ? w.edges.get() + (index % 2 ? m : 0) : nullptr;
     const long long piece_blocks = std::min(gp.blocks, (piece_strips + kWarpsPerBlock - 1) / kWarpsPerBlock);
 
-    cuda::KernelTimer timer;
-    timer.start();
-    kernel<<<static_cast<int>(piece_blocks), kWarpsPerBlock * kLanes, kp.shared_bytes>>>(p);
-    GDP_CUDA_CHECK(cudaGetLastError());
-    stats.kernel_seconds += timer.stop_seconds();
-    GDP_CUDA_CHECK(cudaDeviceSynchronize());
+    {
+      const auto watch = progress.watch(p.ticket, p.group, strip_width, m, from, width);
+      cuda::KernelTimer timer;
+      timer.start();
+      kernel<<<static_cast<int>(piece_blocks), kWarpsPerBlock * kLanes, kp.shared_bytes>>>(p);
+      GDP_CUDA_CHECK(cudaGetLastError());
+      stats.kernel_seconds += timer.stop_seconds();
+      GDP_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    progress.reach(static_cast<std::uint64_t>(m * (from + width)));
     ++stats.passes;
     if (row) {
       const std::size_t bytes = static_cast<std::size_t>(width) * sizeof(int);

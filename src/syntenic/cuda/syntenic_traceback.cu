@@ -18,6 +18,7 @@
 #include "core/cuda_check.hpp"
 #include "core/error.hpp"
 #include "pairwise/cuda/chunk_walk.cuh"
+#include "pairwise/cuda/strip_progress.cuh"
 #include "syntenic/cuda/gpu_pass.hpp"
 #include "syntenic/syntenic_cell.hpp"
 
@@ -26,7 +27,7 @@ namespace gdp::syntenic {
 using namespace pairwise::striped;
 
 std::optional<Alignment> chunked_alignment(Residues a, Residues b, const ScoringScheme& scheme, const Costs& c,
-                                           int device) {
+                                           int device, Progress* score_progress, Progress* traceback) {
   const long long m = static_cast<long long>(a.size()), n = static_cast<long long>(b.size());
   if (m == 0 || n == 0) return std::nullopt;
   if (m >= (1LL << 31) - kLanes || n >= (1LL << 31) - kMaxStripWidth) return std::nullopt;
@@ -37,7 +38,7 @@ std::optional<Alignment> chunked_alignment(Residues a, Residues b, const Scoring
   if (kept_bytes(m, n) > static_cast<long long>(free_bytes / 2)) return std::nullopt;
 
   Kept<CellTypes> kept;
-  const LastCell last = striped_score(a, b, scheme, c, device, {}, nullptr, nullptr, &kept);
+  const LastCell last = striped_score(a, b, scheme, c, device, {}, nullptr, nullptr, &kept, score_progress);
   Alignment out;
   out.score = final_score(c, last.s, last.h);
   out.query_end = m;
@@ -65,11 +66,13 @@ std::optional<Alignment> chunked_alignment(Residues a, Residues b, const Scoring
   const std::size_t shared = walk_shared_bytes<SyntenicCell>(scheme.dim);
   auto kernel = chunked_walk<SyntenicCell>;
   GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
+  WalkProgress progress(traceback, tp);
   cuda::KernelTimer timer;
   timer.start();
   kernel<<<1, kWalkChunks * kLanes, shared>>>(tp);
   GDP_CUDA_CHECK(cudaGetLastError());
   gpu_stats_counters().kernel_seconds += timer.stop_seconds();
+  progress.stop();
 
   int r[5] = {};
   GDP_CUDA_CHECK(cudaMemcpy(r, tp.result, sizeof r, cudaMemcpyDeviceToHost));
