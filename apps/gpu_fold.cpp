@@ -258,7 +258,7 @@ void run_interact(const FoldOptions& o, const gdp::app::CommonOptions& common) {
                                                               &progress, share));
       if (oracle) progress.add(share);
     }
-    cells += share;
+    cells += static_cast<double>(share);
   }
   progress.clear();
   report.add_phase("compute", timer.seconds());

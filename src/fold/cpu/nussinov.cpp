@@ -2,8 +2,8 @@
 // engine's entry points for one record. CPU1 and CPU2 fill cells by
 // diagonals (j - i = 1, 2, ...); CPU1 reads the split's second term down a
 // column, CPU2 keeps a transposed copy so both terms are row reads; OMP2 is
-// CPU2 on several threads, by diagonals of square tiles (dissertation
-// table 7-1 has it by diagonals of cells).
+// CPU2 on several threads, by square tiles as tasks that wait for the
+// tiles they read (dissertation table 7-1 has it by diagonals of cells).
 #include <algorithm>
 #include <cstdint>
 #include <stdexcept>
@@ -76,26 +76,35 @@ Table fill_cpu(std::string_view s, Engine engine, const Options& options) {
     }
     return t;
   }
-  // OMP2: square tiles of the table, a diagonal of tiles at a time, each
-  // tile on one thread, its rows from the last up and each left to right
-  // (every cell a cell reads is then done: left of it in its row, below it
-  // in its column). One barrier a diagonal of tiles, not one a diagonal of
-  // cells: a thread slowed by a busy core holds the others up a few dozen
-  // times, not n times. About 8 tiles a thread along the side keeps the
-  // last diagonals, which have few tiles, a small part of the work.
+  // OMP2: square tiles of the table, each an OpenMP task that waits for
+  // the tile left of it and the one below (and so for every tile it reads),
+  // its rows from the last up and each left to right (every cell a cell
+  // reads is then done: left of it in its row, below it in its column). No
+  // barrier: a thread slowed by a busy core holds up only the tiles that
+  // need its tile, while the others take every tile that is ready. About 8
+  // tiles a thread along the side keeps the last diagonals, which have few
+  // tiles, a small part of the work.
   const int threads = std::max(options.threads, 1);
   const std::int64_t side = std::clamp<std::int64_t>(n / (8 * threads), 16, 256);
   const std::int64_t tiles = (n + side - 1) / side;
+  std::vector<char> done(static_cast<std::size_t>(tiles * tiles + 1));  // the tasks' dependences
+  char* const no_tile = &done.back();
 #pragma omp parallel num_threads(threads)
-  for (std::int64_t diagonal = 0; diagonal < tiles; ++diagonal) {
-#pragma omp for schedule(dynamic, 1)
+#pragma omp single
+  for (std::int64_t diagonal = 0; diagonal < tiles; ++diagonal) {  // each task after the two it waits for
     for (std::int64_t row_tile = 0; row_tile < tiles - diagonal; ++row_tile) {
       const std::int64_t column_tile = row_tile + diagonal;
-      const std::int64_t j_begin = column_tile * side, j_end = std::min(n, j_begin + side);
-      std::int64_t splits = 0;
-      for (std::int64_t i = std::min(n, (row_tile + 1) * side) - 1; i >= row_tile * side; --i)
-        for (std::int64_t j = std::max(i + 1, j_begin); j < j_end; ++j) fill(i, j), splits += j - i;
-      progress.add(static_cast<std::uint64_t>(splits));
+      char* const tile = &done[static_cast<std::size_t>(row_tile * tiles + column_tile)];
+      char* const left = diagonal > 0 ? tile - 1 : no_tile;
+      char* const below = diagonal > 0 ? tile + tiles : no_tile;
+#pragma omp task depend(in : *left, *below) depend(out : *tile) firstprivate(row_tile, column_tile)
+      {
+        const std::int64_t j_begin = column_tile * side, j_end = std::min(n, j_begin + side);
+        std::int64_t splits = 0;
+        for (std::int64_t i = std::min(n, (row_tile + 1) * side) - 1; i >= row_tile * side; --i)
+          for (std::int64_t j = std::max(i + 1, j_begin); j < j_end; ++j) fill(i, j), splits += j - i;
+        progress.add(static_cast<std::uint64_t>(splits));
+      }
     }
   }
   return t;
