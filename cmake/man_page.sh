@@ -15,5 +15,7 @@ cat > "$dir/$name" <<WRAPPER
 WRAPPER
 chmod +x "$dir/$name"
 summary=$("$tool" --help | sed '/^$/q' | tr '\n' ' ' | sed "s/^$name: //; s/[. ]*\$//")
-"$help2man" --no-info --name="$summary" "$dir/$name" | gzip -9n > "$dir/page.gz"
+# The version alone in the page's footer: the build's details do not fit there.
+version=$("$tool" --version | sed "s/^$name //; s/ .*//")
+"$help2man" --no-info --name="$summary" --version-string="$version" "$dir/$name" | gzip -9n > "$dir/page.gz"
 mv "$dir/page.gz" "$out"

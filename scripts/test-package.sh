@@ -52,6 +52,7 @@ for tool in "${tools[@]}"; do
   [[ $version == "$tool "[0-9]* ]] || fail "$tool --version: $version"
   page=/usr/share/man/man1/$tool.1.gz
   [ -f "$page" ] || fail "no manual page $page"
+  zcat "$page" | grep -q "^\.TH .*\"$tool [0-9.]*\"" || fail "$page's title line does not give '$tool VERSION'"
   zcat "$page" | grep -q "^\.SH EXAMPLES" || fail "$page has no EXAMPLES section"
   zcat "$page" | grep -q -- '\\-\\-cpu' || fail "$page does not list --cpu"
   echo "test-package: $version; $page"
