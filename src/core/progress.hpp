@@ -32,10 +32,10 @@ class Progress {
   // A part that will do no more: nothing further of its share is added,
   // now or when it is destroyed.
   void drop() { share_ = forwarded_; }
-  // Whether anything is drawn (here or, for a part, by the whole): where
-  // not, counting that costs more than an add() may be skipped.
   std::uint64_t done() const { return done_; }
   std::uint64_t total() const { return total_; }
+  // Whether anything is drawn (here or, for a part, by the whole): where
+  // not, counting that costs more than an add() may be skipped.
   bool shown() const { return parent_ ? parent_->shown() : enabled_ && total_ > 0; }
   // Erases the line, so that output to the same terminal starts at its
   // left; the next update draws it again.

@@ -71,7 +71,7 @@ std::pair<double, double> errors(const Matrix<T>& c, const std::vector<double>& 
 // order).
 template <class T>
 std::vector<double> reference_of(const Matrix<T>& a, const Matrix<T>& b, const BenchmarkOptions& o) {
-  const auto ops = 2 * static_cast<std::uint64_t>(a.rows) * static_cast<std::uint64_t>(a.cols) * static_cast<std::uint64_t>(b.cols);
+  const std::uint64_t ops = product_operations(a.rows, a.cols, b.cols);
   if (std::is_floating_point_v<T> && o.semiring == Semiring::plus_times) {
     Matrix<double> a64(a.rows, a.cols), b64(b.rows, b.cols);
     for (std::size_t i = 0; i < a.data.size(); ++i) a64.data[i] = static_cast<double>(a.data[i]);
@@ -193,10 +193,9 @@ BenchmarkResult<T> run_benchmark(BenchmarkInputs<T> in, const BenchmarkOptions& 
   result.prepare_seconds = timer.seconds();
   result.m = as[0].rows, result.k = as[0].cols, result.n = bs[0].cols;
   result.batch = static_cast<std::int64_t>(as.size());
-  const double ops = 2.0 * static_cast<double>(result.m) * static_cast<double>(result.k) * static_cast<double>(result.n);
+  const std::uint64_t product_ops = product_operations(result.m, result.k, result.n);
+  const auto ops = static_cast<double>(product_ops);
   const double products = static_cast<double>(as.size());
-  const auto product_ops = 2 * static_cast<std::uint64_t>(result.m) * static_cast<std::uint64_t>(result.k) *
-                           static_cast<std::uint64_t>(result.n);
   if (o.progress) o.progress->set_total(product_ops * (as.size() * algos.size() + (o.check ? 1 : 0)));
   std::vector<double> reference;  // computed once, for the first check
   for (const Algorithm& algo : algos) {

@@ -87,7 +87,13 @@ enum class CpuAlgo { ijk, ikj, openmp };
 CpuAlgo parse_cpu_algo(std::string_view name);  // throws InputError
 std::string_view to_string(CpuAlgo a);
 
-// Its 2mnk operations are added to `progress`, if set, a row of C at a time.
+// The operations of an m x k by k x n product: 2mnk (a multiply and an add
+// for each term), the unit of gpu-mm's rates and progress.
+constexpr std::uint64_t product_operations(std::int64_t m, std::int64_t k, std::int64_t n) {
+  return 2 * static_cast<std::uint64_t>(m) * static_cast<std::uint64_t>(k) * static_cast<std::uint64_t>(n);
+}
+
+// Its product_operations are added to `progress`, if set, a row of C at a time.
 template <class T>
 Matrix<T> multiply_cpu(const Matrix<T>& a, const Matrix<T>& b, Semiring s, CpuAlgo algo, int threads = 1,
                        Progress* progress = nullptr);

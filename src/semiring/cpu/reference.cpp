@@ -70,7 +70,7 @@ Matrix<T> multiply_cpu(const Matrix<T>& a, const Matrix<T>& b, Semiring s, CpuAl
                      std::to_string(b.rows) + " x " + std::to_string(b.cols));
   Matrix<T> c(a.rows, b.cols, zero<T>(s));
   const auto row_done = [&] {
-    if (progress) progress->add(2 * static_cast<std::uint64_t>(a.cols) * static_cast<std::uint64_t>(b.cols));
+    if (progress) progress->add(product_operations(1, a.cols, b.cols));
   };
   switch (algo) {
     case CpuAlgo::ijk:

@@ -91,10 +91,10 @@ Matrix<T> multiply_recursive_cpu(const Matrix<T>& a, const Matrix<T>& b, bool wi
   if (levels < 0 || levels > 8) throw InputError("--levels takes 0 to 8");
   // Progress: the base products' operations, 7 of size 1/2 each level
   // (odd sides padded), as a part of the classical product's 2mnk.
-  double base_ops = 2.0 * static_cast<double>(a.rows) * static_cast<double>(a.cols) * static_cast<double>(b.cols);
+  const std::uint64_t ops = product_operations(a.rows, a.cols, b.cols);
+  double base_ops = static_cast<double>(ops);
   for (int l = 0; l < levels; ++l) base_ops *= 7.0 / 8.0;
-  Progress progress(whole, 2 * static_cast<std::uint64_t>(a.rows) * static_cast<std::uint64_t>(a.cols) * static_cast<std::uint64_t>(b.cols),
-                    static_cast<std::uint64_t>(base_ops));
+  Progress progress(whole, ops, static_cast<std::uint64_t>(base_ops));
   const CpuBackend<T> backend{base, threads, &progress};
   return StrassenRecursion<CpuBackend<T>>{backend, winograd}.multiply(a, b, levels);
 }
