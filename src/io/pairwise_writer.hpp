@@ -31,6 +31,9 @@ struct PairResult {
   pairwise::Alignment alignment;
   bool secondary = false;  // not the query's best result (SAM flag 256; SAM
                            // writes an unmapped query only for its best)
+  // The query's reverse complement was aligned: query_ranks and the
+  // alignment's query coordinates are the reverse complement's.
+  bool reverse_strand = false;
 };
 
 class PairWriter {

@@ -82,6 +82,9 @@ Alignment align(Residues query, Residues target,
 struct Hit {
   std::size_t query = 0, target = 0;  // indices into the inputs
   Alignment alignment;
+  // The query's reverse complement was aligned (nucleotides' minus strand);
+  // the alignment's query coordinates are then on the reverse complement.
+  bool reverse_strand = false;
 };
 
 // Every query against every target, grouped by query. With top_k > 0 only
