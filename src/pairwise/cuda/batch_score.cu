@@ -189,7 +189,7 @@ void run_chunk(Residues q, const DeviceChunk& c, const ScoringScheme& scheme, co
   p.bottom = passes > 1 ? w.bottom.reserve(2 * columns, "cudaMalloc (pass edges)") : nullptr;
   p.next_bundle = w.counter.reserve(1);
   const GapCosts g = gap_costs(scheme);
-  p.costs = {g.open_extend, g.extend, shape.free_top ? 1 : 0, shape.left_open};
+  p.costs = {scheme.gap_open, g.open_extend, g.extend, shape.free_top ? 1 : 0, shape.left_open};
   p.overflow_at = 32767 - scheme.max_abs_score();
   const std::size_t shared = prof.size();
 
