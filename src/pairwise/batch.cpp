@@ -135,11 +135,17 @@ void align_each_query(const std::vector<Residues>& queries, const std::vector<Re
     }
     kept.clear();
     std::uint64_t kept_cells = 0;
+    // Each query's `keep` best, best first, ties in target order.
+    std::vector<std::size_t> order(targets.size());
     for (std::size_t q = q0; q < q1; ++q) {
-      auto begin = hits.begin() + static_cast<std::ptrdiff_t>((q - q0) * targets.size());
-      auto end = begin + static_cast<std::ptrdiff_t>(targets.size());
-      std::stable_sort(begin, end, [](const Hit& a, const Hit& b) { return a.alignment.score > b.alignment.score; });
-      kept.insert(kept.end(), begin, begin + static_cast<std::ptrdiff_t>(keep));
+      const Hit* first_hit = hits.data() + (q - q0) * targets.size();
+      std::iota(order.begin(), order.end(), std::size_t{0});
+      std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(keep), order.end(),
+                        [&](std::size_t a, std::size_t b) {
+                          const int sa = first_hit[a].alignment.score, sb = first_hit[b].alignment.score;
+                          return sa > sb || (sa == sb && a < b);
+                        });
+      for (std::size_t k = 0; k < keep; ++k) kept.push_back(first_hit[order[k]]);
     }
     if (ends_later) {
       Options ends = o;

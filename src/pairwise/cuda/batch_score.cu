@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/cuda_check.hpp"
@@ -69,25 +70,36 @@ Layout lay_out(const std::vector<std::int64_t>& sorted, std::size_t begin, std::
   const std::size_t step = pairs16 ? 2 : 1;
   for (std::size_t k = begin; k < end; k += step) {
     const std::int64_t a = sorted[k], b = pairs16 && k + 1 < end ? sorted[k + 1] : -1;
-    const Residues ta = targets[static_cast<std::size_t>(a)];
+    const std::size_t na = targets[static_cast<std::size_t>(a)].size();
     l.first.push_back(a);
     l.second.push_back(b);
     l.offset.push_back(column);
-    l.length.push_back(static_cast<int>(ta.size()));
-    column += static_cast<long long>(ta.size());
-    l.residues += static_cast<std::int64_t>(ta.size());
-    if (!pairs16) {
-      l.letters.insert(l.letters.end(), ta.begin(), ta.end());
-      continue;
-    }
-    const Residues tb = b >= 0 ? targets[static_cast<std::size_t>(b)] : Residues{};
-    l.residues += static_cast<std::int64_t>(tb.size());
-    for (std::size_t j = 0; j < ta.size(); ++j) {
-      l.letters.push_back(ta[j]);
-      l.letters.push_back(j < tb.size() ? tb[j] : static_cast<std::uint8_t>(pad));
-    }
+    l.length.push_back(static_cast<int>(na));
+    column += static_cast<long long>(na);
+    l.residues += static_cast<std::int64_t>(na + (b >= 0 ? targets[static_cast<std::size_t>(b)].size() : 0));
   }
-  // Column offsets stay even, so that two-byte columns are aligned.
+  // The letters, written by every core (a database is hundreds of MB).
+  l.letters.resize(static_cast<std::size_t>(column) * step);
+  const std::size_t pairs = l.offset.size();
+  const unsigned workers = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> threads;
+  for (unsigned w = 0; w < workers; ++w)
+    threads.emplace_back([&, w] {
+      for (std::size_t k = w; k < pairs; k += workers) {
+        const Residues ta = targets[static_cast<std::size_t>(l.first[k])];
+        std::uint8_t* out = l.letters.data() + static_cast<std::size_t>(l.offset[k]) * step;
+        if (!pairs16) {
+          std::copy(ta.begin(), ta.end(), out);
+          continue;
+        }
+        const Residues tb = l.second[k] >= 0 ? targets[static_cast<std::size_t>(l.second[k])] : Residues{};
+        for (std::size_t j = 0; j < ta.size(); ++j) {
+          out[2 * j] = ta[j];
+          out[2 * j + 1] = j < tb.size() ? tb[j] : static_cast<std::uint8_t>(pad);
+        }
+      }
+    });
+  for (auto& t : threads) t.join();
   return l;
 }
 
