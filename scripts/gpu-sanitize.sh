@@ -50,6 +50,11 @@ for r in 1 2 3; do "$gen" random --alphabet rna --length $((60 * r + 7)) --seed 
 # 4 x 300 under --window 2,100: rows narrower than the matrix, three blocks of strand 2.
 printf '>band\nGCAU&%s\n' "$("$gen" random --alphabet rna --length 300 --seed 12 --name s | grep -v '>' | tr -d '\n')" \
   > "$work/band.fa"
+# A database of 80 targets of 100 to 1,600 letters, and a query of 1,100:
+# just over the 2^26 cells from which the database-search kernels run.
+for r in $(seq 1 80); do "$gen" random --alphabet dna --length $((100 + (r * 397) % 1500)) --seed $((100 + r)) --name "db$r"; done \
+  > "$work/db.fa"
+"$gen" random --alphabet dna --length 1100 --seed 99 --name query > "$work/q1100.fa"
 failed=0
 ran='"passes": [1-9]'  # what the timing report shows when the GPU ran
 on_terminal=0  # 1: the run's output on a pseudo-terminal, so that progress is shown
@@ -82,6 +87,9 @@ for tool in memcheck racecheck synccheck initcheck; do
   san "$tool" $sw --score-only --mode global "$work/q.fa" "$work/t.fa"
   san "$tool" $sw --score-only --mode global --tune group=1 --tune max_slots=2 "$work/q.fa" "$work/t.fa"
   san "$tool" $sw "$work/a.fa" "$work/b.fa"
+  san "$tool" $sw --score-only --top 5 "$work/q1100.fa" "$work/db.fa"
+  san "$tool" $sw --score-only "$work/q1100.fa" "$work/db.fa"
+  san "$tool" $sw --score-only --mode semiglobal "$work/q1100.fa" "$work/db.fa"
   for cols in 8 16; do
     san "$tool" $syn --tune lane_columns=$cols "$work/q.fa" "$work/t.fa"
   done

@@ -1,12 +1,17 @@
 // Every query against every target. On the CPU many pairs run in parallel,
 // one pair a thread, and few pairs one after another, each spread over the
-// threads. With the GPU, the large pairs go to it one after another and the
-// small ones to the CPU threads.
+// threads. With the GPU, the score passes of a query against a database go
+// to the database-search kernels (batch_gpu.hpp), the large pairs to the
+// long-pair engine one after another, and the rest to the CPU threads.
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "core/parallel_for.hpp"
 #include "core/progress.hpp"
+#include "pairwise/batch_gpu.hpp"
+#include "pairwise/cpu/passes.hpp"
+#include "pairwise/modes.hpp"
 #include "pairwise/pairwise.hpp"
 
 namespace gdp::pairwise {
@@ -29,12 +34,44 @@ void align_on_cpu(std::vector<Hit*>& hits, const std::vector<Residues>& queries,
   });
 }
 
-// With the GPU, pairs of min_gpu_cells or more go to it one at a time; the
-// small ones are faster on the CPU threads, a pair each.
+// Score passes of a query's hits (grouped by query) against the targets
+// `db` takes, where they are many enough cells; returns the hits left.
+std::vector<Hit*> score_in_batches(std::vector<Hit>& hits, const std::vector<Residues>& queries,
+                                   const std::vector<Residues>& targets, const ScoringScheme& scheme, const Options& o,
+                                   BatchDatabase& db, bool ends) {
+  std::vector<Hit*> rest;
+  std::vector<PassResult> results(targets.size());
+  for (std::size_t begin = 0, end = 0; begin < hits.size(); begin = end) {
+    const std::size_t q = hits[begin].query;
+    std::int64_t cells = 0;
+    for (end = begin; end < hits.size() && hits[end].query == q; ++end)
+      if (db.covers(hits[end].target))
+        cells += static_cast<std::int64_t>(queries[q].size() * targets[hits[end].target].size());
+    const bool batched = cells > 0 && cells >= o.min_batch_cells && db.can_score(queries[q]);
+    if (batched) db.score(queries[q], shape_of(o.mode, scheme), ends, o.progress, results);
+    for (std::size_t k = begin; k < end; ++k) {
+      if (batched && db.covers(hits[k].target))
+        hits[k].alignment = score_only_alignment(results[hits[k].target], o.mode);
+      else
+        rest.push_back(&hits[k]);
+    }
+  }
+  return rest;
+}
+
+// With the GPU, score passes against a database go to the batch kernels
+// (when `db`), other pairs of min_gpu_cells or more to the GPU one at a
+// time; the small ones are faster on the CPU threads, a pair each.
 void align_pairs(std::vector<Hit>& hits, const std::vector<Residues>& queries, const std::vector<Residues>& targets,
-                 const ScoringScheme& scheme, const Options& o) {
+                 const ScoringScheme& scheme, const Options& o, BatchDatabase* db = nullptr, bool ends = true) {
+  std::vector<Hit*> todo;
+  if (db && o.score_only)
+    todo = score_in_batches(hits, queries, targets, scheme, o, *db, ends);
+  else
+    for (Hit& h : hits) todo.push_back(&h);
   std::vector<Hit*> small, large;
-  for (Hit& h : hits) {
+  for (Hit* hp : todo) {
+    Hit& h = *hp;
     const std::int64_t cells =
         static_cast<std::int64_t>(queries[h.query].size()) * static_cast<std::int64_t>(targets[h.target].size());
     (o.backend == Backend::gpu && cells >= o.min_gpu_cells ? large : small).push_back(&h);
@@ -75,6 +112,13 @@ void align_each_query(const std::vector<Residues>& queries, const std::vector<Re
   const std::size_t run_pairs = kRunPairsPerThread * static_cast<std::size_t>(std::max(o.threads, 1));
   Options first = o;
   first.score_only = o.score_only || align_later;
+  // With the GPU the score passes of the whole search go to the batch
+  // kernels; where only each query's best are kept, their scores alone
+  // (faster), and the kept pairs of a score-only search get their end
+  // cells after.
+  std::optional<BatchDatabase> db;
+  if (o.backend == Backend::gpu) db.emplace(targets, scheme, o.device, o.batch_chunk_residues);
+  const bool ends_later = db && o.score_only && keep < targets.size();
   std::vector<Hit> hits, kept;
   for (std::size_t q0 = 0, q1 = 0; q0 < queries.size(); q0 = q1) {
     hits.clear();
@@ -83,7 +127,7 @@ void align_each_query(const std::vector<Residues>& queries, const std::vector<Re
       for (std::size_t t = 0; t < targets.size(); ++t) hits.push_back({q1, t, {}});
       run_kept_share += kept_share[q1];
     }
-    align_pairs(hits, queries, targets, scheme, first);
+    align_pairs(hits, queries, targets, scheme, first, db ? &*db : nullptr, !ends_later && !align_later);
     if (top_k == 0) {
       for (std::size_t q = q0; q < q1; ++q)
         done(std::span<const Hit>(hits).subspan((q - q0) * targets.size(), targets.size()));
@@ -91,11 +135,22 @@ void align_each_query(const std::vector<Residues>& queries, const std::vector<Re
     }
     kept.clear();
     std::uint64_t kept_cells = 0;
+    // Each query's `keep` best, best first, ties in target order.
+    std::vector<std::size_t> order(targets.size());
     for (std::size_t q = q0; q < q1; ++q) {
-      auto begin = hits.begin() + static_cast<std::ptrdiff_t>((q - q0) * targets.size());
-      auto end = begin + static_cast<std::ptrdiff_t>(targets.size());
-      std::stable_sort(begin, end, [](const Hit& a, const Hit& b) { return a.alignment.score > b.alignment.score; });
-      kept.insert(kept.end(), begin, begin + static_cast<std::ptrdiff_t>(keep));
+      const Hit* first_hit = hits.data() + (q - q0) * targets.size();
+      std::iota(order.begin(), order.end(), std::size_t{0});
+      std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(keep), order.end(),
+                        [&](std::size_t a, std::size_t b) {
+                          const int sa = first_hit[a].alignment.score, sb = first_hit[b].alignment.score;
+                          return sa > sb || (sa == sb && a < b);
+                        });
+      for (std::size_t k = 0; k < keep; ++k) kept.push_back(first_hit[order[k]]);
+    }
+    if (ends_later) {
+      Options ends = o;
+      ends.progress = nullptr;  // counted once, in the score pass
+      align_pairs(kept, queries, targets, scheme, ends);
     }
     if (align_later) {
       for (const Hit& h : kept) kept_cells += 2 * queries[h.query].size() * targets[h.target].size();

@@ -50,6 +50,19 @@ std::vector<std::uint8_t> reversed(Residues r) { return {r.rbegin(), r.rend()}; 
 
 }  // namespace
 
+Alignment score_only_alignment(const PassResult& end, Mode mode) {
+  Alignment a;
+  a.score = end.score;
+  a.query_end = end.end_i;
+  a.target_end = end.end_j;
+  a.has_begin = mode == Mode::global;
+  if (mode == Mode::local && end.score == 0) {  // nothing scores above zero: the empty alignment
+    a.query_end = a.target_end = 0;
+    a.has_begin = true;
+  }
+  return a;
+}
+
 Alignment align(Residues q, Residues t, const ScoringScheme& scheme, const Options& o) {
   const std::int64_t cells = static_cast<std::int64_t>(q.size()) * static_cast<std::int64_t>(t.size());
   // The traceback's share of the progress: as many units as the score
@@ -59,16 +72,7 @@ Alignment align(Residues q, Residues t, const ScoringScheme& scheme, const Optio
     if (auto a = align_gpu_chunked(q, t, scheme, o.mode, o.device, o.progress, &traceback)) return *a;
   }
   const Shape shape = shape_of(o.mode, scheme);
-  const PassResult end = run_pass(q, t, scheme, shape, o);
-  Alignment a;
-  a.score = end.score;
-  a.query_end = end.end_i;
-  a.target_end = end.end_j;
-  a.has_begin = o.mode == Mode::global;
-  if (o.mode == Mode::local && end.score == 0) {  // nothing scores above zero: the empty alignment
-    a.query_end = a.target_end = 0;
-    a.has_begin = true;
-  }
+  Alignment a = score_only_alignment(run_pass(q, t, scheme, shape, o), o.mode);
   if (o.score_only || a.empty()) return a;
 
   // The traceback's work: the reverse pass over the end's prefixes, then

@@ -58,6 +58,13 @@ struct Options {
   // faster than a kernel launch. Tests set 0 to put every pass on the GPU.
   std::int64_t min_gpu_cells = std::int64_t{1} << 24;
   GpuTuning tuning{};              // for gpu: the score passes' knobs (defaults choose by the shape)
+  // For gpu, many pairs (align_all, align_each_query): a query's score
+  // passes go to the database-search kernels (batch_gpu.hpp) when its
+  // cells against the targets they take reach this; tests set 0.
+  std::int64_t min_batch_cells = std::int64_t{1} << 26;
+  // For gpu: the most target residues a database-search chunk holds on the
+  // device (0: chosen from the free memory); tests set less to stream.
+  std::int64_t batch_chunk_residues = 0;
 };
 
 // What the GPU passes of this process did so far.

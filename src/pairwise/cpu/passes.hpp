@@ -29,6 +29,10 @@ PassResult score_pass_scalar(Residues q, Residues t, const ScoringScheme& scheme
 PassResult score_pass_tiled(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int threads,
                             LastRow last_row = {}, Progress* progress = nullptr, std::int64_t tile_side = 0);
 
+// A score pass's result as a score-only alignment in `mode`: the end, and
+// the begin where the mode fixes it (global; the empty local alignment).
+Alignment score_only_alignment(const PassResult& end, Mode mode);
+
 // Full-matrix Gotoh with traceback: O(m*n) memory, for tests and tiny pairs.
 Alignment align_full_matrix(Residues q, Residues t, const ScoringScheme& scheme, Mode mode);
 

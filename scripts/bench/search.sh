@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Protein database search on the GPU (issue 20): CUDASW++4.0's synthetic
+# workload, four queries (144, 375, 729 and 1,500 letters) against 400,000
+# proteins (lengths log-normal around 300, clipped to 30-5,000; about 143 M
+# residues), BLOSUM62, a gap of length k costing 10 + k (--gap-open 10
+# --gap-extend 1). GCUPS over the whole search: the database's upload and
+# the scoring (the report's compute phase, which also aligns each query's
+# 10 kept hits: given apart as the run with --score-only, whose kept hits
+# only get their end cells on the CPU). Reading the FASTA is not counted.
+# Prints a Markdown table for bench/RESULTS.md.
+# Usage: scripts/bench/search.sh [build-dir] [targets]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=${1:-build}
+count=${2:-400000}
+[ -x "$build/gpu-sw" ] || { echo "search: $build/gpu-sw missing: build first" >&2; exit 1; }
+work=${WORK:-$(mktemp -d)}
+mkdir -p "$work"
+gen=scripts/bench/make_protein_db.py
+[ -s "$work/db$count.fa" ] || "$gen" --count "$count" --seed 7 --name t > "$work/db$count.fa"
+for m in 144 375 729 1500; do
+  [ -s "$work/q$m.fa" ] || "$gen" --length "$m" --seed "$m" --name "q$m" > "$work/q$m.fa"
+done
+cat "$work"/q144.fa "$work"/q375.fa "$work"/q729.fa "$work"/q1500.fa > "$work/q4.fa"
+
+calc() { awk "BEGIN { print $* }"; }
+len() { grep -v '>' "$1" | tr -d '\n' | wc -c; }
+field() { grep -o "\"$2\": [0-9.e+-]*" "$1" | awk '{print $2}' | head -1; }
+db_res=$(len "$work/db$count.fa")
+echo "database: $count targets, $db_res residues"
+echo
+echo "| queries | run | cells | compute s | kernel s | GCUPS (compute) | GCUPS (kernel) | vs CUDASW++4.0 3,607 | 16-bit reruns |"
+echo "|---|---|---|---|---|---|---|---|---|"
+row() {  # query-file label flags...
+  local q=$1 label=$2; shift 2
+  local cells compute kernel reruns
+  cells=$(calc "$(len "$q") * $db_res")
+  "$build/gpu-sw" -q --top 10 --gap-open 10 --gap-extend 1 --report "$work/r.json" "$@" "$q" "$work/db$count.fa" \
+    -o "$work/out.txt"
+  compute=$(field "$work/r.json" compute)
+  kernel=$(field "$work/r.json" kernel_seconds)
+  reruns=$(field "$work/r.json" overflow_reruns)
+  echo "| $(basename "$q" .fa) | $label | $(calc "$cells / 1e9")e9 | $compute | $kernel | $(calc "$cells / $compute / 1e9") | $(calc "$cells / $kernel / 1e9") | $(calc "$cells / $compute / 1e9 / 3607") | $reruns |"
+}
+row "$work/q4.fa" "score-only, top 10" --score-only --format tsv
+row "$work/q4.fa" "top 10 aligned" --format tsv
+for m in 144 375 729 1500; do row "$work/q$m.fa" "score-only, top 10" --score-only --format tsv; done
