@@ -18,6 +18,7 @@
 #include "core/timer.hpp"
 #include "io/pairwise_writer.hpp"
 #include "pairwise/pairwise.hpp"
+#include "sw_strands.hpp"
 
 namespace {
 
@@ -40,8 +41,16 @@ and after the target's aligned part free (needle's default where the query
 lies within the target).
 Runs on the first GPU found (--device N for another, --cpu for the CPU
 reference); put the shorter sequence first (query), the longer second.
-Coordinates are 1-based and inclusive; CIGAR uses =/X/I/D (I: a query letter
-against a gap, D: a target letter against a gap).
+Coordinates are 1-based and inclusive (PAF's: 0-based, half-open, as
+minimap2's); CIGAR uses =/X/I/D (I: a query letter against a gap, D: a
+target letter against a gap).
+Nucleotide queries are searched on both strands by default (--strand): the
+minus strand aligns the query's reverse complement against the target as
+given. A minus hit's query coordinates count on the reverse complement in
+pair, TSV and JSON (strand '-'); SAM flags it 16 with SEQ reverse
+complemented; PAF gives them on the query as given. With --top K a query
+keeps its K best over both strands (ties: target order, then plus first);
+otherwise every target in order, plus then minus for each.
 
 Examples:
   gpu-sw query.fa target.fa                      # local alignment, pair format
@@ -50,11 +59,14 @@ Examples:
   gpu-sw --matrix BLOSUM62 --gap-open 11 --gap-extend 1 prot1.fa prot2.fa
   gpu-sw --cpu --threads 16 --top 5 --format json queries.fa db.fa
   gpu-sw --device 1 --score-only --format tsv gene.fa chromosome.fa
+  gpu-sw --mode semiglobal --top 1 --format paf reads.fq ref.fa > hits.paf
+  gpu-sw --strand plus --format tsv primers.fa amplicons.fa
 )";
 
 struct SwOptions {
   std::string query_path, target_path;
   std::string mode = "local", format = "pair";
+  std::string strand;  // empty: both for nucleotides, plus for protein
   gdp::app::ScoringFlags scoring;
   bool score_only = false;
   std::size_t top = 0;
@@ -66,9 +78,10 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   pw::GpuTuning tuning;
   gdp::apply_tune(tuning, pw::gpu_tune_keys, common.tune);
   const gdp::io::PairFormat format = gdp::io::parse_pair_format(o.format);
-  gdp::parse_alphabet(o.scoring.alphabet);  // a bad name fails before the inputs are read
-  if (format == gdp::io::PairFormat::sam && o.score_only)
-    throw gdp::InputError("SAM needs an alignment: use --format tsv or json with --score-only");
+  gdp::parse_alphabet(o.scoring.alphabet);  // bad names fail before the inputs are read
+  if (!o.strand.empty()) pw::parse_strand(o.strand);
+  if (gdp::io::needs_alignment(format) && o.score_only)
+    throw gdp::InputError("--format " + o.format + " needs an alignment: use --format pair, tsv or json with --score-only");
   if (o.query_path == "-" && o.target_path == "-") throw gdp::InputError("only one input can be standard input");
 
   gdp::TimingReport report;
@@ -82,6 +95,9 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   std::int64_t longest_q = 0, longest_t = 0;
   const auto qranks = gdp::app::encode_all(queries, scheme, alphabet, longest_q);
   const auto tranks = gdp::app::encode_all(targets, scheme, alphabet, longest_t);
+  const pw::Strand strand = gdp::app::choose_strand(o.strand, alphabet);
+  gdp::app::ReverseComplements minus;
+  if (strand != pw::Strand::plus) minus = gdp::app::reverse_complements(queries, scheme, alphabet);
   pw::check_score_range(longest_q, longest_t, scheme, mode, o.score_only);
   report.add_phase("read", timer.seconds());
 
@@ -97,7 +113,9 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
     spdlog::info("{}", choice.reason);
 
   const int threads = common.thread_count();
-  const double cells = static_cast<double>(queries.total_residues()) * static_cast<double>(targets.total_residues());
+  const double strands = strand == pw::Strand::both ? 2 : 1;
+  const double cells =
+      strands * static_cast<double>(queries.total_residues()) * static_cast<double>(targets.total_residues());
   gdp::Progress progress(tool, 0, !common.quiet);  // align_each_query sets the total
   pw::Options options;
   options.mode = mode;
@@ -110,33 +128,36 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   options.progress = &progress;
   options.tuning = tuning;
   std::vector<std::span<const std::uint8_t>> qspans(qranks.begin(), qranks.end()), tspans(tranks.begin(), tranks.end());
+  std::vector<std::span<const std::uint8_t>> minus_spans(minus.ranks.begin(), minus.ranks.end());
 
   // Each query's results are written as soon as its pairs are done, in
   // query order, and flushed, so that a pipeline downstream starts at once.
   gdp::OutputFile out(common.output);
   const bool output_on_terminal = (common.output.empty() || common.output == "-") && isatty(STDOUT_FILENO);
-  gdp::io::PairRun run{tool, cmdline, mode, o.score_only, &scheme, {}};
+  gdp::io::PairRun run{tool, cmdline, mode, o.score_only, &scheme, {}, strand};
   for (const auto& r : targets.records) run.targets.push_back(&r);
   auto writer = gdp::io::make_pair_writer(format, out.stream(), run);
   writer->begin();
   double write_seconds = 0;
   timer.restart();
-  pw::align_each_query(qspans, tspans, scheme, options, o.top, [&](std::span<const pw::Hit> hits) {
+  const auto write_query = [&](std::span<const pw::Hit> hits) {
     gdp::Timer write_timer;
     if (output_on_terminal) progress.clear();
-    // Each query's best (the first of its top score) is its primary
-    // result, the others are secondary.
+    // Each query's best over its strands (the first of its top score) is its
+    // primary result, the others are secondary.
     std::size_t best = 0;
     for (std::size_t k = 0; k < hits.size(); ++k)
       if (hits[k].alignment.score > hits[best].alignment.score) best = k;
     for (std::size_t k = 0; k < hits.size(); ++k) {
       const pw::Hit& h = hits[k];
-      writer->write({&queries.records[h.query], &targets.records[h.target], qranks[h.query], tranks[h.target],
-                     h.alignment, k != best});
+      const bool rc = h.reverse_strand;
+      writer->write({rc ? &minus.records[h.query] : &queries.records[h.query], &targets.records[h.target],
+                     rc ? minus.ranks[h.query] : qranks[h.query], tranks[h.target], h.alignment, k != best, rc});
     }
     out.stream().flush();
     write_seconds += write_timer.seconds();
-  });
+  };
+  pw::align_each_query_on_strands(qspans, minus_spans, strand, tspans, scheme, options, o.top, write_query);
   writer->end();
   out.commit();
   report.add_phase("compute", timer.seconds() - write_seconds);
@@ -154,6 +175,7 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
     }
     report.threads = threads;
     report.inputs = {{"queries", static_cast<double>(queries.records.size())},
+                     {"query_strands", strands},
                      {"targets", static_cast<double>(targets.records.size())},
                      {"query_residues", static_cast<double>(queries.total_residues())},
                      {"target_residues", static_cast<double>(targets.total_residues())}};
@@ -174,9 +196,11 @@ int main(int argc, char** argv) {
   app.add_option("--mode", o.mode, "local | global | semiglobal (every query letter aligned, target ends free)")
       ->capture_default_str();
   app.add_flag("--score-only", o.score_only, "Score and end coordinates only, in linear memory");
-  app.add_option("--format", o.format, "pair | sam | tsv | json")->capture_default_str();
+  app.add_option("--format", o.format, "pair | sam | tsv | json | paf")->capture_default_str();
+  app.add_option("--strand", o.strand,
+                 "both | plus | minus: the query strands searched (default: both for DNA/RNA, plus for protein)");
   gdp::app::add_scoring_options(app, o.scoring);
-  app.add_option("--top", o.top, "Keep each query's K best targets (default: all)")->check(gdp::app::at_least(1));
+  app.add_option("--top", o.top, "Keep each query's K best hits, over its strands (default: all)")->check(gdp::app::at_least(1));
   gdp::app::add_common_options(app, common);
   const std::string cmdline = gdp::app::command_line(argc, argv);
   return gdp::app::tool_main(tool, app, argc, argv, common, [&] { run(o, common, cmdline); });

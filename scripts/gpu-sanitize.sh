@@ -78,7 +78,7 @@ san() {  # tool, then the command (which writes its timing report to $work/r.jso
   fi
 }
 kernels="sw_striped_s32_c8 sw_striped_s32_c16 sw_striped_s16_diag_c8 sw_striped_s16_diag_c64 sw_striped_s16_rows_c8 sw_striped_s16_rows_c64"
-sw="$build/gpu-sw -q --format tsv --report $work/r.json"
+sw="$build/gpu-sw -q --strand plus --format tsv --report $work/r.json"
 syn="$build/gpu-syntenic -q --score-only --format tsv --report $work/r.json"
 for tool in memcheck racecheck synccheck initcheck; do
   for k in $kernels; do
@@ -118,8 +118,8 @@ for tool in memcheck racecheck synccheck initcheck; do
   san "$tool" "$build/gpu-mm" -q --format tsv --report "$work/r.json" --batch 3 --n 64 --type i32 --semiring max-plus
   on_terminal=1
   ran='"passes": [1-9]'
-  san "$tool" "$build/gpu-sw" --format tsv --report "$work/r.json" "$work/a.fa" "$work/b.fa"
-  san "$tool" "$build/gpu-sw" --score-only --format tsv --report "$work/r.json" "$work/q.fa" "$work/t.fa"
+  san "$tool" "$build/gpu-sw" --strand plus --format tsv --report "$work/r.json" "$work/a.fa" "$work/b.fa"
+  san "$tool" "$build/gpu-sw" --strand plus --score-only --format tsv --report "$work/r.json" "$work/q.fa" "$work/t.fa"
   san "$tool" "$build/gpu-syntenic" --format tsv --report "$work/r.json" "$work/a.fa" "$work/b.fa"
   san "$tool" "$build/gpu-syntenic" --score-only --format tsv --report "$work/r.json" "$work/q.fa" "$work/t.fa"
   ran='"fill_seconds"'

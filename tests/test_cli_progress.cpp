@@ -77,8 +77,9 @@ TEST_CASE("gpu-sw on a terminal: progress goes on through the traceback", "[cli]
 TEST_CASE("gpu-sw writes each query's results as soon as they are done", "[cli][progress]") {
   gdp::test::TempDir box("streaming");
   std::mt19937 rng(4);
-  // 64 short queries (one run of pairs on one thread), then a long one
-  // that takes a while: the short ones' lines come out before it is done.
+  // 64 short queries (two runs of pairs on one thread, both strands), then
+  // a long one that takes a while: the short ones' lines come out before it
+  // is done.
   std::string queries;
   for (int i = 0; i < 64; ++i) queries += ">s" + std::to_string(i) + "\n" + random_dna(rng, 20) + "\n";
   queries += ">long\n" + random_dna(rng, 16000) + "\n";
@@ -86,12 +87,12 @@ TEST_CASE("gpu-sw writes each query's results as soon as they are done", "[cli][
   const std::string first = box.path("first"), last = box.path("last");
   const std::string script =
       shell_quote(GPU_SW_EXE) + " --cpu --threads 1 --score-only --format tsv " + shell_quote(query) + " " +
-      shell_quote(target) + " | { n=0; while IFS= read -r line; do n=$((n+1)); [ $n -eq 65 ] && date +%s.%N > " +
+      shell_quote(target) + " | { n=0; while IFS= read -r line; do n=$((n+1)); [ $n -eq 129 ] && date +%s.%N > " +
       shell_quote(first) + "; echo \"$line\"; done; date +%s.%N > " + shell_quote(last) + "; }";
   const auto r = run_program("sh", {"-c", script}, box.dir());
   REQUIRE(r.status == 0);
-  // The header, 64 short queries' lines, then the long one's.
-  REQUIRE(std::count(r.out.begin(), r.out.end(), '\n') == 66);
+  // The header, 64 short queries' lines (both strands), then the long one's.
+  REQUIRE(std::count(r.out.begin(), r.out.end(), '\n') == 1 + 2 * 65);
   const double gap = std::stod(read_text(last)) - std::stod(read_text(first));
   INFO("the 64th query's line came " << gap << " s before the end");
   CHECK(gap > 0.2);

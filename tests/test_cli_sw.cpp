@@ -111,14 +111,18 @@ std::vector<std::vector<std::string>> tsv_rows(const std::string& out) {
   return rows;
 }
 
-// The score of the only pair of a TSV run.
+// The score of the only pair of a TSV run, on the plus strand (a
+// nucleotide run also writes the minus strand's).
 int only_score(const Result& r) {
   INFO("stdout: " << r.out << "\nstderr: " << r.err);
   REQUIRE(r.status == 0);
-  const auto rows = tsv_rows(r.out);
-  REQUIRE(rows.size() == 1);
-  REQUIRE(rows[0].size() == 9);
-  return std::stoi(rows[0][2]);
+  std::vector<std::vector<std::string>> plus;
+  for (const auto& row : tsv_rows(r.out)) {
+    REQUIRE(row.size() == 10);
+    if (row[9] == "+") plus.push_back(row);
+  }
+  REQUIRE(plus.size() == 1);
+  return std::stoi(plus[0][2]);
 }
 
 // Aligns one query against one target (TSV), returns the score.
@@ -185,12 +189,12 @@ std::int64_t query_length_of_cigar(const std::string& cigar) {
 
 struct Example {
   std::string query, target;
-  std::size_t pairs;  // queries x targets
+  std::size_t pairs;  // queries x targets x strands (both for DNA, plus for protein)
   std::size_t targets;
 };
 
 const std::vector<Example>& examples() {
-  static const std::vector<Example> e = {{example("dna_query.fa"), example("dna_target.fa"), 2, 2},
+  static const std::vector<Example> e = {{example("dna_query.fa"), example("dna_target.fa"), 4, 2},
                                          {example("protein_query.fa"), example("protein_target.fa"), 1, 1}};
   return e;
 }
@@ -233,11 +237,13 @@ TEST_CASE("gpu-sw writes each format on the examples", "[cli]") {
         return r.out;
       };
 
-      SECTION("tsv: a '#query' header, then 9 columns a row") {
+      SECTION("tsv: a '#query' header, then 10 columns a row, the last the strand") {
         const auto lines = lines_of(run_format("tsv"));
         REQUIRE(lines.size() == ex.pairs + 1);
         CHECK_THAT(lines[0], StartsWith("#query\t"));
-        for (const auto& l : lines) CHECK(split(l, '\t').size() == 9);
+        for (const auto& l : lines) CHECK(split(l, '\t').size() == 10);
+        CHECK(split(lines[1], '\t')[9] == "+");
+        CHECK(split(lines.back(), '\t')[9] == (ex.pairs > ex.targets ? "-" : "+"));
       }
 
       SECTION("sam: @HD, an @SQ per target, @PG, CIGARs of =XIDS, AS:i: the TSV score") {
@@ -262,9 +268,20 @@ TEST_CASE("gpu-sw writes each format on the examples", "[cli]") {
         for (std::size_t k = 0; k < ex.pairs; ++k) {
           INFO(lines[k]);
           CHECK(is_json_object_line(lines[k]));
-          for (const char* key : {"query", "target", "score", "query_start", "query_end", "cigar"})
+          for (const char* key : {"query", "target", "strand", "score", "query_start", "query_end", "cigar"})
             CHECK_THAT(lines[k], Contains("\"" + std::string(key) + "\":"));
           CHECK(json_int(lines[k], "score") == scores[k]);
+        }
+      }
+
+      SECTION("paf: a line a hit with an alignment, AS:i: the TSV score") {
+        const auto lines = lines_of(run_format("paf"));
+        REQUIRE(lines.size() == ex.pairs);  // every example pair has a positive local score
+        for (std::size_t k = 0; k < ex.pairs; ++k) {
+          const auto f = split(lines[k], '\t');
+          REQUIRE(f.size() == 16);
+          CHECK(f[12] == (k == 0 ? "tp:A:P" : "tp:A:S"));
+          CHECK(f[14] == "AS:i:" + std::to_string(scores[k]));
         }
       }
 
@@ -305,7 +322,7 @@ TEST_CASE("gpu-sw's pair format is EMBOSS's: Biopython's AlignIO reads every pai
     REQUIRE(box.run_cpu({"--mode", mode, "-o", pair, q, t}).status == 0);
     const Result tsv = box.run_cpu({"--mode", mode, "--format", "tsv", q, t});
     const auto rows = tsv_rows(tsv.out);
-    REQUIRE(rows.size() == 9);
+    REQUIRE(rows.size() == 18);  // both strands
     const auto r = gdp::test::run_program("/usr/bin/python3", {script, pair}, box.dir());
     INFO(mode << ": " << r.err);
     REQUIRE(r.status == 0);
@@ -333,7 +350,7 @@ TEST_CASE("gpu-sw --score-only gives the same scores without start coordinates",
     REQUIRE(rows.size() == ex.pairs);
     const std::vector<int> full = tsv_scores(box, ex);
     for (std::size_t k = 0; k < rows.size(); ++k) {
-      REQUIRE(rows[k].size() == 9);
+      REQUIRE(rows[k].size() == 10);
       CHECK(std::stoi(rows[k][2]) == full[k]);
       CHECK(rows[k][3] == "*");
       CHECK(rows[k][4] != "*");
@@ -362,8 +379,10 @@ TEST_CASE("gpu-sw --score-only gives the same scores without start coordinates",
       CHECK_THAT(first_score, Contains("\"" + std::string(key) + "\":null"));
   }
 
-  SECTION("sam is refused: it needs an alignment") {
+  SECTION("sam and paf are refused: they need an alignment") {
     check_bad_input(box.run_cpu({"--score-only", "--format", "sam", ex.query, ex.target}), "--score-only");
+    check_bad_input(box.run_cpu({"--score-only", "--format", "paf", ex.query, ex.target}),
+                    "--format paf needs an alignment");
   }
 }
 
@@ -469,12 +488,21 @@ TEST_CASE("gpu-sw aligns every query against every target; --top keeps the best"
     const Result r = box.run_cpu(extra);
     REQUIRE(r.status == 0);
     std::vector<std::string> rows;
-    for (const auto& row : tsv_rows(r.out)) rows.push_back(row.at(0) + " " + row.at(1) + " " + row.at(2));
+    for (const auto& row : tsv_rows(r.out))
+      rows.push_back(row.at(0) + " " + row.at(1) + " " + row.at(2) + " " + row.at(9));
     return rows;
   };
-  CHECK(rows_of({}) == std::vector<std::string>{"q1 t1 8", "q1 t2 0", "q1 t3 14", "q2 t1 0", "q2 t2 12", "q2 t3 0"});
-  CHECK(rows_of({"--top", "1"}) == std::vector<std::string>{"q1 t3 14", "q2 t2 12"});
-  CHECK(rows_of({"--top", "2"}) == std::vector<std::string>{"q1 t3 14", "q1 t1 8", "q2 t2 12", "q2 t1 0"});
+  CHECK(rows_of({"--strand", "plus"}) ==
+        std::vector<std::string>{"q1 t1 8 +", "q1 t2 0 +", "q1 t3 14 +", "q2 t1 0 +", "q2 t2 12 +", "q2 t3 0 +"});
+  // Both strands (the default): the reverse complements T8 and G8 score 0 everywhere.
+  CHECK(rows_of({}) == std::vector<std::string>{"q1 t1 8 +", "q1 t1 0 -", "q1 t2 0 +", "q1 t2 0 -", "q1 t3 14 +",
+                                                "q1 t3 0 -", "q2 t1 0 +", "q2 t1 0 -", "q2 t2 12 +", "q2 t2 0 -",
+                                                "q2 t3 0 +", "q2 t3 0 -"});
+  CHECK(rows_of({"--top", "1"}) == std::vector<std::string>{"q1 t3 14 +", "q2 t2 12 +"});
+  CHECK(rows_of({"--top", "2"}) == std::vector<std::string>{"q1 t3 14 +", "q1 t1 8 +", "q2 t2 12 +", "q2 t1 0 +"});
+  // Ties at 0: target order, then plus before minus.
+  CHECK(rows_of({"--top", "3"}) ==
+        std::vector<std::string>{"q1 t3 14 +", "q1 t1 8 +", "q1 t1 0 -", "q2 t2 12 +", "q2 t1 0 +", "q2 t1 0 -"});
   CHECK(rows_of({"--threads", "1"}) == rows_of({"--threads", "2"}));
 }
 
@@ -519,12 +547,18 @@ TEST_CASE("SAM carries a FASTQ query's qualities in QUAL", "[cli]") {
   std::vector<std::vector<std::string>> records;
   for (const auto& l : lines_of(r.out))
     if (!l.empty() && l[0] != '@') records.push_back(split(l, '\t'));
-  REQUIRE(records.size() == 2);
+  // ACGTACGT is its own reverse complement: mapped on both strands; NNNN
+  // on neither, so unmapped once.
+  REQUIRE(records.size() == 3);
   CHECK(records[0][0] == "mapped");
+  CHECK(records[0][1] == "0");
   CHECK(records[0][10] == "ABCDEFGH");
-  CHECK(records[1][0] == "unmapped");
-  CHECK(records[1][1] == "4");
-  CHECK(records[1][10] == "!#%'");
+  CHECK(records[1][0] == "mapped");
+  CHECK(records[1][1] == "272");  // secondary, reverse complemented
+  CHECK(records[1][10] == "HGFEDCBA");  // QUAL reversed with SEQ
+  CHECK(records[2][0] == "unmapped");
+  CHECK(records[2][1] == "4");
+  CHECK(records[2][10] == "!#%'");
   // FASTA has none: QUAL stays '*'.
   const std::string fa = box.write("q.fa", fasta("mapped", "ACGTACGT"));
   const Result f = box.run_cpu({"--format", "sam", fa, t});
@@ -618,7 +652,7 @@ TEST_CASE("gpu-sw --version and --help", "[cli]") {
     CHECK_THAT(lower(r.out), Contains("open + k*extend"));
     CHECK_THAT(r.out, Contains("EMBOSS"));
     CHECK_THAT(r.out, Contains("Examples:"));
-    for (const char* option : {"--mode", "--format", "--score-only", "--gap-open", "--gap-extend", "--matrix", "--top",
+    for (const char* option : {"--mode", "--format", "--strand", "paf", "--score-only", "--gap-open", "--gap-extend", "--matrix", "--top",
                                "--cpu", "--device", "--threads", "--output", "--report", "--quiet", "--verbose"})
       CHECK_THAT(r.out, Contains(option));
   }

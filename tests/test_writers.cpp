@@ -20,14 +20,17 @@ struct Fixture {
     for (char c : target.residues) tr.push_back(static_cast<std::uint8_t>(scheme.rank_of[static_cast<unsigned char>(c)]));
     aln = pairwise::align(qr, tr, scheme, pairwise::Options{});
   }
-  std::string write(io::PairFormat f, bool score_only = false) {
+  // `minus`: the fixture's query is taken as the reverse complement of a
+  // query GGTGCAACGTGG, searched on both strands.
+  std::string write(io::PairFormat f, bool score_only = false, bool minus = false) {
     std::ostringstream out;
-    io::PairRun run{"gpu-sw", "gpu-sw q t", pairwise::Mode::local, score_only, &scheme, {&target}};
+    io::PairRun run{"gpu-sw", "gpu-sw q t", pairwise::Mode::local, score_only, &scheme, {&target},
+                    minus ? pairwise::Strand::both : pairwise::Strand::plus};
     auto w = io::make_pair_writer(f, out, run);
     pairwise::Alignment a = aln;
     if (score_only) a.cigar.clear(), a.has_begin = false;
     w->begin();
-    w->write({&query, &target, qr, tr, a, false});
+    w->write({&query, &target, qr, tr, a, false, minus});
     w->end();
     return out.str();
   }
@@ -49,10 +52,13 @@ TEST_CASE("TSV: header and 1-based inclusive coordinates", "[writers]") {
   Fixture f;
   const std::string tsv = f.write(io::PairFormat::tsv);
   REQUIRE(tsv ==
-          "#query\ttarget\tscore\tquery_start\tquery_end\ttarget_start\ttarget_end\tidentity\tcigar\n"
-          "q1\tt1\t9\t3\t10\t3\t11\t88.89\t4=1D4=\n");
+          "#query\ttarget\tscore\tquery_start\tquery_end\ttarget_start\ttarget_end\tidentity\tcigar\tstrand\n"
+          "q1\tt1\t9\t3\t10\t3\t11\t88.89\t4=1D4=\t+\n");
   const std::string only = f.write(io::PairFormat::tsv, true);
-  REQUIRE(only.find("q1\tt1\t9\t*\t10\t*\t11\t*\t*\n") != std::string::npos);
+  REQUIRE(only.find("q1\tt1\t9\t*\t10\t*\t11\t*\t*\t+\n") != std::string::npos);
+  // A minus hit's query coordinates stay those of the reverse complement aligned.
+  REQUIRE(f.write(io::PairFormat::tsv, false, true).find("q1\tt1\t9\t3\t10\t3\t11\t88.89\t4=1D4=\t-\n") !=
+          std::string::npos);
 }
 
 TEST_CASE("SAM: soft clips, POS, AS and NM", "[writers]") {
@@ -62,13 +68,35 @@ TEST_CASE("SAM: soft clips, POS, AS and NM", "[writers]") {
   REQUIRE(sam.find("q1\t0\tt1\t3\t255\t2S4=1D4=2S\t*\t0\t0\tCCACGTTGCACC\t*\tAS:i:9\tNM:i:1\n") != std::string::npos);
 }
 
+TEST_CASE("SAM: a minus hit has flag 16 and the reverse complement's SEQ as given", "[writers][strand]") {
+  Fixture f;
+  const std::string sam = f.write(io::PairFormat::sam, false, true);
+  REQUIRE(sam.find("q1\t16\tt1\t3\t255\t2S4=1D4=2S\t*\t0\t0\tCCACGTTGCACC\t*\tAS:i:9\tNM:i:1\n") != std::string::npos);
+}
+
+TEST_CASE("PAF: minimap2's 12 columns, tp, NM, AS and cg; a minus hit on the forward query", "[writers][paf]") {
+  Fixture f;
+  f.query.residues = "CCACGTTGCACCAA";  // two more letters at the end: the strands' coordinates differ
+  f.qr.push_back(0), f.qr.push_back(0);
+  REQUIRE(f.write(io::PairFormat::paf) ==
+          "q1\t14\t2\t10\t+\tt1\t13\t2\t11\t8\t9\t255\ttp:A:P\tNM:i:1\tAS:i:9\tcg:Z:4=1D4=\n");
+  // On the reverse complement [2, 10) of 14 is [4, 12) of the query as given.
+  REQUIRE(f.write(io::PairFormat::paf, false, true) ==
+          "q1\t14\t4\t12\t-\tt1\t13\t2\t11\t8\t9\t255\ttp:A:P\tNM:i:1\tAS:i:9\tcg:Z:4=1D4=\n");
+  // An empty alignment writes nothing.
+  f.aln = pairwise::Alignment{};
+  REQUIRE(f.write(io::PairFormat::paf).empty());
+}
+
 TEST_CASE("JSON: one object per line", "[writers]") {
   Fixture f;
   const std::string json = f.write(io::PairFormat::json);
   REQUIRE(json.find("\"score\":9") != std::string::npos);
   REQUIRE(json.find("\"query_start\":3") != std::string::npos);
   REQUIRE(json.find("\"cigar\":\"4=1D4=\"") != std::string::npos);
+  REQUIRE(json.find("\"target\":\"t1\",\"strand\":\"+\",") != std::string::npos);
   REQUIRE(std::count(json.begin(), json.end(), '\n') == 1);
+  REQUIRE(f.write(io::PairFormat::json, false, true).find("\"strand\":\"-\"") != std::string::npos);
 }
 
 TEST_CASE("pair: statistics and the alignment block with markup", "[writers]") {
@@ -81,4 +109,8 @@ TEST_CASE("pair: statistics and the alignment block with markup", "[writers]") {
   REQUIRE(pair.find("\nq1                 3 ACGT-TGCA      10\n") != std::string::npos);
   REQUIRE(pair.find("\n                     |||| ||||\n") != std::string::npos);
   REQUIRE(pair.find("\nt1                 3 ACGTATGCA      11\n") != std::string::npos);
+  REQUIRE(pair.find("Strand") == std::string::npos);  // a plus-only run says nothing of strands
+  const std::string both = f.write(io::PairFormat::pair, false, true);
+  REQUIRE(both.find("# Strands:  both\n") != std::string::npos);
+  REQUIRE(both.find("# Lengths:    12, 13\n# Strand:     -\n") != std::string::npos);
 }

@@ -39,7 +39,7 @@ bench() {  # name query target gpu-sw-scoring-flags parasail-flags
   for th in 1 "$threads"; do
     local score secs compute
     t0=$(now)
-    score=$("$build/gpu-sw" -q --cpu --threads "$th" --score-only --format tsv --report "$work/r.json" $ours "$q" "$t" | awk 'NR==2{print $3}')
+    score=$("$build/gpu-sw" -q --cpu --strand plus --threads "$th" --score-only --format tsv --report "$work/r.json" $ours "$q" "$t" | awk 'NR==2{print $3}')
     t1=$(now)
     secs=$(calc "$t1 - $t0")
     compute=$(grep -o '"compute": [0-9.e+-]*' "$work/r.json" | awk '{print $2}')
@@ -56,10 +56,10 @@ bench "protein 5k x 5k" "$work/prot_q.fa" "$work/prot_t.fa" "--matrix BLOSUM62 -
 echo
 echo "Full alignment (linear space), DNA 30k x 30k, all threads:"
 if [ -x /usr/bin/time ]; then
-  /usr/bin/time -f "%e s wall, %M KB peak resident" "$build/gpu-sw" -q --cpu --threads "$threads" --format tsv \
+  /usr/bin/time -f "%e s wall, %M KB peak resident" "$build/gpu-sw" -q --cpu --strand plus --threads "$threads" --format tsv \
     "$work/long_q.fa" "$work/long_t.fa" 2>&1 >/dev/null | tail -1
 else  # GNU time missing: the kernel's high-water mark of the process
-  "$build/gpu-sw" -q --cpu --threads "$threads" --format tsv "$work/long_q.fa" "$work/long_t.fa" >/dev/null &
+  "$build/gpu-sw" -q --cpu --strand plus --threads "$threads" --format tsv "$work/long_q.fa" "$work/long_t.fa" >/dev/null &
   pid=$!; peak=0
   while kill -0 $pid 2>/dev/null; do
     kb=$(awk '/VmHWM/{print $2}' /proc/$pid/status 2>/dev/null || echo 0); [ "${kb:-0}" -gt "$peak" ] && peak=$kb; sleep 0.05

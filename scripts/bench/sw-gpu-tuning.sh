@@ -27,7 +27,7 @@ knob_row() {  # bits cols knob-value key=value...
   shift 3
   local tune=(--tune "bits=$bits" --tune "lane_columns=$cols")
   for kv in "$@"; do tune+=(--tune "$kv"); done
-  "$build/gpu-sw" "${tune[@]}" -q --score-only --format tsv --report "$work/t.json" \
+  "$build/gpu-sw" "${tune[@]}" -q --strand plus --score-only --format tsv --report "$work/t.json" \
     --match 2 --mismatch -3 --gap-open 5 --gap-extend 2 "$q" "$t" -o "$work/t.tsv"
   kernel=$(kernel_of)
   printf "| %s | %s | %s | %s | %.3f | %.0f |\n" "$bits" "$cols" "$value" \
@@ -79,7 +79,7 @@ for spec in "32 8 256" "32 8 8192" "32 8 65536" "32 16 512" "16 8 512" "16 16 10
   set -- $spec
   tn=$work/strips_$3.fa
   [ -s "$tn" ] || scripts/bench/make_fasta.py random --alphabet dna --length "$3" --seed 7 --name "t$3" > "$tn"
-  "$build/gpu-sw" --tune "bits=$1" --tune "lane_columns=$2" -q --score-only --format tsv --report "$work/t.json" \
+  "$build/gpu-sw" --tune "bits=$1" --tune "lane_columns=$2" -q --strand plus --score-only --format tsv --report "$work/t.json" \
     --match 2 --mismatch -3 --gap-open 5 --gap-extend 2 "$q" "$tn" -o "$work/t.tsv"
   kernel=$(grep -o '"kernel_seconds": [0-9.e+-]*' "$work/t.json" | awk '{print $2}')
   steps=$(( $(grep -v '>' "$q" | tr -d '\n' | wc -c) + ($1 == 16 ? 63 : 31) ))

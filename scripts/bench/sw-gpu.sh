@@ -44,7 +44,7 @@ row() {  # name q t label extra-flags...
   local cells t0 t1 out compute kernel mem mib reruns
   cells=$(calc "$(len "$q") * $(len "$t")")
   t0=$(date +%s.%N)
-  "$build/gpu-sw" ${ROW_TUNE:-} -q --score-only --format tsv --report "$work/r.json" $scoring "$@" "$q" "$t" -o "$work/out.tsv"
+  "$build/gpu-sw" ${ROW_TUNE:-} -q --strand plus --score-only --format tsv --report "$work/r.json" $scoring "$@" "$q" "$t" -o "$work/out.tsv"
   t1=$(date +%s.%N)
   out=$(awk 'NR==2{print $3, "(" $5 ", " $7 ")"}' "$work/out.tsv")
   compute=$(phase "$work/r.json" compute)
@@ -102,10 +102,10 @@ align() {  # name q t label flags...
   local name=$1 q=$2 t=$3 label=$4; shift 4
   local cells t0 t1 score_s compute passes kernel traceback mem
   cells=$(calc "$(len "$q") * $(len "$t")")
-  "$build/gpu-sw" -q --score-only --format tsv --report "$work/s.json" $scoring "$@" "$q" "$t" >/dev/null
+  "$build/gpu-sw" -q --strand plus --score-only --format tsv --report "$work/s.json" $scoring "$@" "$q" "$t" >/dev/null
   score_s=$(phase "$work/s.json" compute)
   t0=$(date +%s.%N)
-  "$build/gpu-sw" -q --format tsv --report "$work/a.json" $scoring "$@" "$q" "$t" -o "$work/aln.tsv"
+  "$build/gpu-sw" -q --strand plus --format tsv --report "$work/a.json" $scoring "$@" "$q" "$t" -o "$work/aln.tsv"
   t1=$(date +%s.%N)
   compute=$(phase "$work/a.json" compute)
   passes=$(gpu_field "$work/a.json" passes)

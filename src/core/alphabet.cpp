@@ -15,6 +15,31 @@ constexpr EnumNames<Alphabet, 4> alphabet_names{
 Alphabet parse_alphabet(std::string_view name) { return parse_enum(alphabet_names, name, "alphabet"); }
 std::string_view to_string(Alphabet a) { return name_of(alphabet_names, a); }
 
+char complement(char base, Alphabet a) {
+  switch (base) {
+    case 'A': return a == Alphabet::rna ? 'U' : 'T';
+    case 'T': case 'U': return 'A';
+    case 'C': return 'G';
+    case 'G': return 'C';
+    case 'R': return 'Y';
+    case 'Y': return 'R';
+    case 'K': return 'M';
+    case 'M': return 'K';
+    case 'B': return 'V';
+    case 'V': return 'B';
+    case 'D': return 'H';
+    case 'H': return 'D';
+    case 'S': case 'W': case 'N': return base;
+    default: return '\0';
+  }
+}
+
+std::string reverse_complement(std::string_view residues, Alphabet a) {
+  std::string rc(residues.rbegin(), residues.rend());
+  for (char& c : rc) c = complement(c, a);
+  return rc;
+}
+
 Alphabet detect_alphabet(const std::vector<const std::string*>& residues) {
   std::array<std::size_t, 256> count{};
   std::size_t total = 0;

@@ -17,6 +17,13 @@ inline bool is_nucleotide(Alphabet a) { return a == Alphabet::dna || a == Alphab
 // IUPAC nucleotide codes, T and U both included.
 inline constexpr std::string_view nucleotide_letters = "ACGTURYSWKMBDHVN";
 
+// The complement of an upper-case IUPAC nucleotide code: A-T (A-U for
+// rna; T and U both pair with A), C-G, R-Y, K-M, B-V, D-H, and S, W and N
+// their own. '\0' for any other letter.
+char complement(char base, Alphabet a);
+// The letters reversed and complemented (each a nucleotide code).
+std::string reverse_complement(std::string_view residues, Alphabet a);
+
 // Decides the alphabet of upper-case residues: nucleotides when every letter
 // is an IUPAC nucleotide code and at least 90% are A, C, G, T, U or N (rna if
 // any U and no T), protein otherwise.

@@ -5,11 +5,15 @@
 namespace gdp::io {
 
 namespace {
-constexpr EnumNames<PairFormat, 4> pair_format_names{
-    {{PairFormat::pair, "pair"}, {PairFormat::sam, "sam"}, {PairFormat::tsv, "tsv"}, {PairFormat::json, "json"}}};
+constexpr EnumNames<PairFormat, 5> pair_format_names{{{PairFormat::pair, "pair"},
+                                                      {PairFormat::sam, "sam"},
+                                                      {PairFormat::tsv, "tsv"},
+                                                      {PairFormat::json, "json"},
+                                                      {PairFormat::paf, "paf"}}};
 }  // namespace
 
 PairFormat parse_pair_format(std::string_view name) { return parse_enum(pair_format_names, name, "format"); }
+bool needs_alignment(PairFormat format) { return format == PairFormat::sam || format == PairFormat::paf; }
 
 AlignmentStats alignment_stats(const PairResult& r, const ScoringScheme& scheme) {
   AlignmentStats s;

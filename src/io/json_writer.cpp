@@ -13,6 +13,7 @@ class JsonWriter : public PairWriter {
     nlohmann::ordered_json j;
     j["query"] = r.query->id;
     j["target"] = r.target->id;
+    j["strand"] = r.reverse_strand ? "-" : "+";  // '-': query coordinates on its reverse complement
     j["mode"] = pairwise::to_string(run_.mode);
     j["score"] = a.score;
     const bool known = !a.empty();

@@ -21,8 +21,9 @@ class EmbossPairWriter : public PairWriter {
          << "# Mode:     " << pairwise::to_string(run_.mode) << (run_.score_only ? " (score only)" : "") << "\n"
          << "# Scoring:  " << s.name << "\n"
          << "# Gaps:     open " << s.gap_open << ", extend " << s.gap_extend
-         << " (a gap of length k costs open + k*extend)\n"
-         << "########################################\n";
+         << " (a gap of length k costs open + k*extend)\n";
+    if (run_.strand != pairwise::Strand::plus) out_ << "# Strands:  " << pairwise::to_string(run_.strand) << "\n";
+    out_ << "########################################\n";
   }
 
   void write(const PairResult& r) override {
@@ -34,6 +35,8 @@ class EmbossPairWriter : public PairWriter {
          << "# 1: " << r.query->id << "\n"
          << "# 2: " << r.target->id << "\n"
          << "# Lengths:    " << r.query->residues.size() << ", " << r.target->residues.size() << "\n";
+    // '-': the query's reverse complement is aligned, its letters and positions shown.
+    if (run_.strand != pairwise::Strand::plus) out_ << "# Strand:     " << (r.reverse_strand ? '-' : '+') << "\n";
     if (a.cigar.empty()) {
       if (a.empty()) out_ << "# Length:     0\n";  // an empty alignment, as water reports one
       out_ << "# Score:      " << a.score << "\n";

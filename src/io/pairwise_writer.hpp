@@ -1,5 +1,5 @@
 #pragma once
-// Writers of gpu-sw results: pair (EMBOSS-like), SAM, TSV, JSON lines.
+// Writers of gpu-sw results: pair (EMBOSS-like), SAM, TSV, JSON lines, PAF.
 #include <cstdint>
 #include <memory>
 #include <ostream>
@@ -13,8 +13,10 @@
 
 namespace gdp::io {
 
-enum class PairFormat { pair, sam, tsv, json };
+enum class PairFormat { pair, sam, tsv, json, paf };
 PairFormat parse_pair_format(std::string_view name);  // throws InputError
+// SAM and PAF: not with --score-only.
+bool needs_alignment(PairFormat format);
 
 struct PairRun {
   std::string tool, command_line;
@@ -22,6 +24,7 @@ struct PairRun {
   bool score_only = false;
   const ScoringScheme* scheme = nullptr;
   std::vector<const SequenceRecord*> targets;  // for the SAM header
+  pairwise::Strand strand = pairwise::Strand::plus;  // the query strands searched
 };
 
 struct PairResult {
@@ -32,7 +35,8 @@ struct PairResult {
   bool secondary = false;  // not the query's best result (SAM flag 256; SAM
                            // writes an unmapped query only for its best)
   // The query's reverse complement was aligned: query_ranks and the
-  // alignment's query coordinates are the reverse complement's.
+  // alignment's query coordinates are the reverse complement's, and so is
+  // `query` (its residues reverse complemented, its qualities reversed).
   bool reverse_strand = false;
 };
 

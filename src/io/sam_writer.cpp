@@ -1,6 +1,8 @@
 // SAM 1.6: the query is the read, the target the reference. Local alignments
-// soft-clip the query's unaligned ends. Score-only runs cannot write SAM
-// (the app refuses the combination).
+// soft-clip the query's unaligned ends. A minus-strand hit (flag 16) has the
+// reverse complement's record: SEQ reverse complemented, QUAL reversed, and
+// its clips at the ends of the reverse complement, as SAM wants. Score-only
+// runs cannot write SAM (the app refuses the combination).
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -26,7 +28,7 @@ class SamWriter : public PairWriter {
     const std::string_view qual = r.query->quality.empty() ? std::string_view("*") : std::string_view(r.query->quality);
     if (a.empty()) {  // unmapped: written once, for a query that maps nowhere
       if (r.secondary) return;
-      out_ << r.query->id << "\t4\t*\t0\t0\t*\t*\t0\t0\t" << seq << '\t' << qual << "\tAS:i:" << a.score << '\n';
+      out_ << r.query->id << '\t' << (r.reverse_strand ? 4 + 16 : 4) << "\t*\t0\t0\t*\t*\t0\t0\t" << seq << '\t' << qual << "\tAS:i:" << a.score << '\n';
       return;
     }
     const std::int64_t m = static_cast<std::int64_t>(seq.size());
@@ -35,7 +37,7 @@ class SamWriter : public PairWriter {
     cigar += pairwise::cigar_string(a.cigar);
     if (a.query_end < m) cigar += std::to_string(m - a.query_end) + 'S';
     const AlignmentStats s = alignment_stats(r, *run_.scheme);
-    out_ << r.query->id << '\t' << (r.secondary ? 256 : 0) << '\t' << r.target->id << '\t' << a.target_begin + 1
+    out_ << r.query->id << '\t' << (r.secondary ? 256 : 0) + (r.reverse_strand ? 16 : 0) << '\t' << r.target->id << '\t' << a.target_begin + 1
          << "\t255\t" << cigar << "\t*\t0\t0\t" << seq << '\t' << qual << "\tAS:i:" << a.score << "\tNM:i:" << s.edits << '\n';
   }
 
@@ -67,6 +69,7 @@ std::unique_ptr<PairWriter> make_pair_writer(PairFormat format, std::ostream& ou
     case PairFormat::sam: return make_sam_writer(out, run);
     case PairFormat::tsv: return make_tsv_writer(out, run);
     case PairFormat::json: return make_json_writer(out, run);
+    case PairFormat::paf: return make_paf_writer(out, run);
   }
   return nullptr;
 }

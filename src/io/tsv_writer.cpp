@@ -1,3 +1,5 @@
+// TSV: a '#' header, then a line a pair; the query's coordinates are on the
+// strand aligned (the reverse complement's for strand '-').
 #include <cstdio>
 
 #include "io/writers.hpp"
@@ -9,27 +11,33 @@ class TsvWriter : public PairWriter {
  public:
   TsvWriter(std::ostream& out, const PairRun& run) : out_(out), run_(run) {}
   void begin() override {
-    out_ << "#query\ttarget\tscore\tquery_start\tquery_end\ttarget_start\ttarget_end\tidentity\tcigar\n";
+    out_ << "#query\ttarget\tscore\tquery_start\tquery_end\ttarget_start\ttarget_end\tidentity\tcigar\tstrand\n";
   }
   void write(const PairResult& r) override {
+    out_ << r.query->id << '\t' << r.target->id << '\t' << r.alignment.score << '\t';
+    write_alignment(r);
+    out_ << '\t' << (r.reverse_strand ? '-' : '+') << '\n';
+  }
+
+ private:
+  // The columns from query_start to cigar.
+  void write_alignment(const PairResult& r) {
     const auto& a = r.alignment;
-    out_ << r.query->id << '\t' << r.target->id << '\t' << a.score << '\t';
     if (a.empty()) {
-      out_ << "*\t*\t*\t*\t*\t*\n";
+      out_ << "*\t*\t*\t*\t*\t*";
       return;
     }
     out_ << (a.has_begin ? std::to_string(a.query_begin + 1) : "*") << '\t' << a.query_end << '\t'
          << (a.has_begin ? std::to_string(a.target_begin + 1) : "*") << '\t' << a.target_end << '\t';
     if (a.cigar.empty()) {
-      out_ << "*\t*\n";
+      out_ << "*\t*";
       return;
     }
     char pct[16];
     std::snprintf(pct, sizeof pct, "%.2f", alignment_stats(r, *run_.scheme).identity_percent());
-    out_ << pct << '\t' << pairwise::cigar_string(a.cigar) << '\n';
+    out_ << pct << '\t' << pairwise::cigar_string(a.cigar);
   }
 
- private:
   std::ostream& out_;
   const PairRun& run_;
 };

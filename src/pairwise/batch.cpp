@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <numeric>
 #include <optional>
+#include <stdexcept>
 
 #include "core/parallel_for.hpp"
 #include "core/progress.hpp"
@@ -34,26 +35,32 @@ void align_on_cpu(std::vector<Hit*>& hits, const std::vector<Residues>& queries,
   });
 }
 
-// Score passes of a query's hits (grouped by query) against the targets
-// `db` takes, where they are many enough cells; returns the hits left.
+// Score passes of each query's hits against the targets `db` takes, where
+// they are many enough cells; returns the hits left.
 std::vector<Hit*> score_in_batches(std::vector<Hit>& hits, const std::vector<Residues>& queries,
                                    const std::vector<Residues>& targets, const ScoringScheme& scheme, const Options& o,
                                    BatchDatabase& db, bool ends) {
+  // Each query's hits (a group's strands interleave theirs).
+  std::vector<std::size_t> by_query(hits.size());
+  std::iota(by_query.begin(), by_query.end(), std::size_t{0});
+  std::stable_sort(by_query.begin(), by_query.end(),
+                   [&](std::size_t a, std::size_t b) { return hits[a].query < hits[b].query; });
   std::vector<Hit*> rest;
   std::vector<PassResult> results(targets.size());
-  for (std::size_t begin = 0, end = 0; begin < hits.size(); begin = end) {
-    const std::size_t q = hits[begin].query;
+  for (std::size_t begin = 0, end = 0; begin < by_query.size(); begin = end) {
+    const std::size_t q = hits[by_query[begin]].query;
     std::int64_t cells = 0;
-    for (end = begin; end < hits.size() && hits[end].query == q; ++end)
-      if (db.covers(hits[end].target))
-        cells += static_cast<std::int64_t>(queries[q].size() * targets[hits[end].target].size());
+    for (end = begin; end < by_query.size() && hits[by_query[end]].query == q; ++end)
+      if (db.covers(hits[by_query[end]].target))
+        cells += static_cast<std::int64_t>(queries[q].size() * targets[hits[by_query[end]].target].size());
     const bool batched = cells > 0 && cells >= o.min_batch_cells && db.can_score(queries[q]);
     if (batched) db.score(queries[q], shape_of(o.mode, scheme), ends, o.progress, results);
     for (std::size_t k = begin; k < end; ++k) {
-      if (batched && db.covers(hits[k].target))
-        hits[k].alignment = score_only_alignment(results[hits[k].target], o.mode);
+      Hit& h = hits[by_query[k]];
+      if (batched && db.covers(h.target))
+        h.alignment = score_only_alignment(results[h.target], o.mode);
       else
-        rest.push_back(&hits[k]);
+        rest.push_back(&h);
     }
   }
   return rest;
@@ -90,22 +97,27 @@ constexpr std::size_t kRunPairsPerThread = 64;
 }  // namespace
 
 void align_each_query(const std::vector<Residues>& queries, const std::vector<Residues>& targets,
-                      const ScoringScheme& scheme, const Options& o, std::size_t top_k, const QueryHits& done) {
-  const std::size_t keep = top_k > 0 ? std::min(top_k, targets.size()) : targets.size();
+                      const ScoringScheme& scheme, const Options& o, std::size_t top_k, const QueryHits& done,
+                      std::size_t group) {
+  if (group == 0 || queries.size() % group != 0)
+    throw std::invalid_argument("align_each_query: the queries are not whole groups");
+  const std::size_t groups = queries.size() / group, group_pairs = group * targets.size();
+  const std::size_t keep = top_k > 0 ? std::min(top_k, group_pairs) : group_pairs;
   // When only some pairs are kept, score everything first and align only those.
-  const bool align_later = !o.score_only && keep < targets.size();
+  const bool align_later = !o.score_only && keep < group_pairs;
   // Progress: a full alignment counts twice its cells (the score pass, then
-  // the traceback). Where only the kept pairs are aligned, each query's
-  // share for them is set by how many of its targets are kept.
+  // the traceback). Where only the kept pairs are aligned, each group's
+  // share for them is set by how many of its pairs are kept.
   std::uint64_t target_residues = 0, total = 0;
   for (const auto& t : targets) target_residues += t.size();
-  std::vector<std::uint64_t> query_cells(queries.size()), kept_share(queries.size(), 0);
-  for (std::size_t q = 0; q < queries.size(); ++q) {
-    query_cells[q] = queries[q].size() * target_residues;
+  std::vector<std::uint64_t> kept_share(groups, 0);
+  for (std::size_t g = 0; g < groups; ++g) {
+    std::uint64_t cells = 0;
+    for (std::size_t q = g * group; q < (g + 1) * group; ++q) cells += queries[q].size() * target_residues;
     if (align_later)
-      kept_share[q] = static_cast<std::uint64_t>(2.0 * static_cast<double>(keep) / static_cast<double>(targets.size()) *
-                                                 static_cast<double>(query_cells[q]));
-    total += query_cells[q] * (o.score_only || align_later ? 1 : 2) + kept_share[q];
+      kept_share[g] = static_cast<std::uint64_t>(2.0 * static_cast<double>(keep) / static_cast<double>(group_pairs) *
+                                                 static_cast<double>(cells));
+    total += cells * (o.score_only || align_later ? 1 : 2) + kept_share[g];
   }
   if (o.progress) o.progress->set_total(total);
 
@@ -118,27 +130,29 @@ void align_each_query(const std::vector<Residues>& queries, const std::vector<Re
   // cells after.
   std::optional<BatchDatabase> db;
   if (o.backend == Backend::gpu) db.emplace(targets, scheme, o.device, o.batch_chunk_residues);
-  const bool ends_later = db && o.score_only && keep < targets.size();
+  const bool ends_later = db && o.score_only && keep < group_pairs;
   std::vector<Hit> hits, kept;
-  for (std::size_t q0 = 0, q1 = 0; q0 < queries.size(); q0 = q1) {
+  for (std::size_t g0 = 0, g1 = 0; g0 < groups; g0 = g1) {
     hits.clear();
     std::uint64_t run_kept_share = 0;
-    for (q1 = q0; q1 < queries.size() && hits.size() < run_pairs; ++q1) {
-      for (std::size_t t = 0; t < targets.size(); ++t) hits.push_back({q1, t, {}});
-      run_kept_share += kept_share[q1];
+    for (g1 = g0; g1 < groups && hits.size() < run_pairs; ++g1) {
+      // A group's pairs target by target, its queries in order for each.
+      for (std::size_t t = 0; t < targets.size(); ++t)
+        for (std::size_t q = g1 * group; q < (g1 + 1) * group; ++q) hits.push_back({q, t, {}});
+      run_kept_share += kept_share[g1];
     }
     align_pairs(hits, queries, targets, scheme, first, db ? &*db : nullptr, !ends_later && !align_later);
     if (top_k == 0) {
-      for (std::size_t q = q0; q < q1; ++q)
-        done(std::span<const Hit>(hits).subspan((q - q0) * targets.size(), targets.size()));
+      for (std::size_t g = g0; g < g1; ++g)
+        done(std::span<const Hit>(hits).subspan((g - g0) * group_pairs, group_pairs));
       continue;
     }
     kept.clear();
     std::uint64_t kept_cells = 0;
-    // Each query's `keep` best, best first, ties in target order.
-    std::vector<std::size_t> order(targets.size());
-    for (std::size_t q = q0; q < q1; ++q) {
-      const Hit* first_hit = hits.data() + (q - q0) * targets.size();
+    // Each group's `keep` best, best first, ties in the group's order.
+    std::vector<std::size_t> order(group_pairs);
+    for (std::size_t g = g0; g < g1; ++g) {
+      const Hit* first_hit = hits.data() + (g - g0) * group_pairs;
       std::iota(order.begin(), order.end(), std::size_t{0});
       std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(keep), order.end(),
                         [&](std::size_t a, std::size_t b) {
@@ -159,7 +173,7 @@ void align_each_query(const std::vector<Residues>& queries, const std::vector<Re
       rest.progress = &part;
       align_pairs(kept, queries, targets, scheme, rest);
     }
-    for (std::size_t q = q0; q < q1; ++q) done(std::span<const Hit>(kept).subspan((q - q0) * keep, keep));
+    for (std::size_t g = g0; g < g1; ++g) done(std::span<const Hit>(kept).subspan((g - g0) * keep, keep));
   }
 }
 

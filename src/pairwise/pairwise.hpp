@@ -104,9 +104,33 @@ std::vector<Hit> align_all(const std::vector<Residues>& queries,
 
 // align_all's hits handed to `done` one query at a time, in query order,
 // as soon as that query's pairs are aligned.
+//
+// With group > 1 the queries come in groups of `group` in a row (queries.size()
+// a multiple of it) that are one result: `done` gets a group's hits, target
+// by target and the group's queries in order for each target; top_k keeps
+// the group's top_k best pairs, best first (ties in that order), and only
+// those are aligned.
 using QueryHits = std::function<void(std::span<const Hit>)>;
 void align_each_query(const std::vector<Residues>& queries, const std::vector<Residues>& targets,
-                      const ScoringScheme& scheme, const Options& options, std::size_t top_k, const QueryHits& done);
+                      const ScoringScheme& scheme, const Options& options, std::size_t top_k, const QueryHits& done,
+                      std::size_t group = 1);
+
+// Which strands of a nucleotide query are searched: the query as given
+// (plus), its reverse complement (minus), or both.
+enum class Strand { plus, minus, both };
+Strand parse_strand(std::string_view name);  // throws InputError
+std::string_view to_string(Strand s);
+
+// align_each_query over the query's strands; reverse_complements[i] is
+// queries[i]'s reverse complement (not read for plus). `done` gets each
+// query's hits, in query order, with their query index and reverse_strand
+// set; with top_k > 0 its top_k best over the strands searched, best first
+// (ties by target order, then plus before minus); otherwise every target in
+// order, plus then minus for each.
+void align_each_query_on_strands(const std::vector<Residues>& queries,
+                                 const std::vector<Residues>& reverse_complements, Strand strand,
+                                 const std::vector<Residues>& targets, const ScoringScheme& scheme,
+                                 const Options& options, std::size_t top_k, const QueryHits& done);
 
 // Re-scores an alignment from its CIGAR; the result must equal its score.
 int rescore(const Alignment& a, Residues query, Residues target,
