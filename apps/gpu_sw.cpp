@@ -1,6 +1,7 @@
 // gpu-sw: pairwise alignment with affine gaps, every query against every target.
 #include <unistd.h>
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "core/timer.hpp"
 #include "io/pairwise_writer.hpp"
 #include "pairwise/pairwise.hpp"
+#include "stats/statistics.hpp"
 
 namespace {
 
@@ -42,6 +44,14 @@ Runs on the first GPU found (--device N for another, --cpu for the CPU
 reference); put the shorter sequence first (query), the longer second.
 Coordinates are 1-based and inclusive; CIGAR uses =/X/I/D (I: a query letter
 against a gap, D: a target letter against a gap).
+--format blast6 is BLAST's -outfmt 6 (qseqid sseqid pident length mismatch
+gapopen qstart qend sstart send evalue bitscore) for local alignments, the
+target file being the database (its residues and sequences). E-values and bit
+scores use BLAST's published parameters for the matrix and gap costs
+(nucleotides: Karlin-Altschul with BLAST's length adjustment, as blastn;
+protein: with Spouge's finite-size correction, as blastp); for a scoring
+system BLAST publishes none for, ungapped parameters computed from the matrix,
+with a warning. --evalue E keeps hits of E-value <= E, after --top.
 
 Examples:
   gpu-sw query.fa target.fa                      # local alignment, pair format
@@ -50,6 +60,7 @@ Examples:
   gpu-sw --matrix BLOSUM62 --gap-open 11 --gap-extend 1 prot1.fa prot2.fa
   gpu-sw --cpu --threads 16 --top 5 --format json queries.fa db.fa
   gpu-sw --device 1 --score-only --format tsv gene.fa chromosome.fa
+  gpu-sw --format blast6 --top 10 --evalue 1e-5 proteins.fa swissprot.fa
 )";
 
 struct SwOptions {
@@ -58,6 +69,7 @@ struct SwOptions {
   gdp::app::ScoringFlags scoring;
   bool score_only = false;
   std::size_t top = 0;
+  std::optional<double> evalue;
 };
 
 void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::string& cmdline) {
@@ -69,6 +81,11 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   gdp::parse_alphabet(o.scoring.alphabet);  // a bad name fails before the inputs are read
   if (format == gdp::io::PairFormat::sam && o.score_only)
     throw gdp::InputError("SAM needs an alignment: use --format tsv or json with --score-only");
+  const bool blast6 = format == gdp::io::PairFormat::blast6;
+  if (blast6 && o.score_only)
+    throw gdp::InputError("blast6 needs an alignment: use --format tsv or json with --score-only");
+  if ((blast6 || o.evalue) && mode != pw::Mode::local)
+    throw gdp::InputError("E-values are for local alignments: --format blast6 and --evalue need --mode local");
   if (o.query_path == "-" && o.target_path == "-") throw gdp::InputError("only one input can be standard input");
 
   gdp::TimingReport report;
@@ -83,6 +100,15 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   const auto qranks = gdp::app::encode_all(queries, scheme, alphabet, longest_q);
   const auto tranks = gdp::app::encode_all(targets, scheme, alphabet, longest_t);
   pw::check_score_range(longest_q, longest_t, scheme, mode, o.score_only);
+  std::optional<gdp::stats::SearchStatistics> statistics;
+  if (blast6 || o.evalue) {
+    const auto parameters = gdp::stats::search_parameters(scheme, gdp::is_nucleotide(alphabet));
+    if (!parameters.gapped) spdlog::warn("E-values and bit scores are from {}", parameters.source);
+    statistics.emplace(parameters, gdp::stats::Database{static_cast<std::int64_t>(targets.total_residues()),
+                                                        static_cast<std::int64_t>(targets.records.size())});
+  }
+  // BLAST's default for blast6; no filter otherwise.
+  const double max_evalue = o.evalue.value_or(blast6 ? 10.0 : std::numeric_limits<double>::infinity());
   report.add_phase("read", timer.seconds());
 
   // Chosen once the inputs are known to be good, so that a bad input gets
@@ -115,7 +141,7 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   // query order, and flushed, so that a pipeline downstream starts at once.
   gdp::OutputFile out(common.output);
   const bool output_on_terminal = (common.output.empty() || common.output == "-") && isatty(STDOUT_FILENO);
-  gdp::io::PairRun run{tool, cmdline, mode, o.score_only, &scheme, {}};
+  gdp::io::PairRun run{tool, cmdline, mode, o.score_only, &scheme, {}, statistics ? &*statistics : nullptr};
   for (const auto& r : targets.records) run.targets.push_back(&r);
   auto writer = gdp::io::make_pair_writer(format, out.stream(), run);
   writer->begin();
@@ -124,15 +150,20 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   pw::align_each_query(qspans, tspans, scheme, options, o.top, [&](std::span<const pw::Hit> hits) {
     gdp::Timer write_timer;
     if (output_on_terminal) progress.clear();
-    // Each query's best (the first of its top score) is its primary
-    // result, the others are secondary.
+    // Hits above --evalue are dropped. Each query's best kept one (the
+    // first of its top score) is its primary result, the others secondary.
+    std::vector<const pw::Hit*> kept;
+    for (const pw::Hit& h : hits)
+      if (!statistics || statistics->evalue(h.alignment.score, static_cast<std::int64_t>(qranks[h.query].size()),
+                                            static_cast<std::int64_t>(tranks[h.target].size())) <= max_evalue)
+        kept.push_back(&h);
     std::size_t best = 0;
-    for (std::size_t k = 0; k < hits.size(); ++k)
-      if (hits[k].alignment.score > hits[best].alignment.score) best = k;
-    for (std::size_t k = 0; k < hits.size(); ++k) {
-      const pw::Hit& h = hits[k];
+    for (std::size_t k = 0; k < kept.size(); ++k)
+      if (kept[k]->alignment.score > kept[best]->alignment.score) best = k;
+    for (std::size_t k = 0; k < kept.size(); ++k) {
+      const pw::Hit& h = *kept[k];
       writer->write({&queries.records[h.query], &targets.records[h.target], qranks[h.query], tranks[h.target],
-                     h.alignment, k != best});
+                     h.alignment, k != best, h.reverse_strand});
     }
     out.stream().flush();
     write_seconds += write_timer.seconds();
@@ -174,9 +205,11 @@ int main(int argc, char** argv) {
   app.add_option("--mode", o.mode, "local | global | semiglobal (every query letter aligned, target ends free)")
       ->capture_default_str();
   app.add_flag("--score-only", o.score_only, "Score and end coordinates only, in linear memory");
-  app.add_option("--format", o.format, "pair | sam | tsv | json")->capture_default_str();
+  app.add_option("--format", o.format, "pair | sam | tsv | json | blast6 (BLAST -outfmt 6)")->capture_default_str();
   gdp::app::add_scoring_options(app, o.scoring);
   app.add_option("--top", o.top, "Keep each query's K best targets (default: all)")->check(gdp::app::at_least(1));
+  app.add_option("--evalue", o.evalue, "Keep hits of E-value <= E, after --top (default: 10 for blast6, else all)")
+      ->check(CLI::NonNegativeNumber);
   gdp::app::add_common_options(app, common);
   const std::string cmdline = gdp::app::command_line(argc, argv);
   return gdp::app::tool_main(tool, app, argc, argv, common, [&] { run(o, common, cmdline); });

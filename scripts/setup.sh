@@ -7,6 +7,7 @@ packages=(
   libcli11-dev libseqan3-dev libspdlog-dev libfmt-dev
   catch2 nlohmann-json3-dev libparasail-dev parasail
   python3-biopython  # tests: Biopython reads gpu-align3's Clustal
+  ncbi-blast+  # tests: blastp and blastn check gpu-sw's blast6 E-values (15 MB)
   help2man dpkg-dev file  # manual pages from --help; cpack -G DEB's Depends
 )
 missing=()

@@ -5,8 +5,11 @@
 namespace gdp::io {
 
 namespace {
-constexpr EnumNames<PairFormat, 4> pair_format_names{
-    {{PairFormat::pair, "pair"}, {PairFormat::sam, "sam"}, {PairFormat::tsv, "tsv"}, {PairFormat::json, "json"}}};
+constexpr EnumNames<PairFormat, 5> pair_format_names{{{PairFormat::pair, "pair"},
+                                                      {PairFormat::sam, "sam"},
+                                                      {PairFormat::tsv, "tsv"},
+                                                      {PairFormat::json, "json"},
+                                                      {PairFormat::blast6, "blast6"}}};
 }  // namespace
 
 PairFormat parse_pair_format(std::string_view name) { return parse_enum(pair_format_names, name, "format"); }

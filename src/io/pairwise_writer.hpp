@@ -1,5 +1,6 @@
 #pragma once
-// Writers of gpu-sw results: pair (EMBOSS-like), SAM, TSV, JSON lines.
+// Writers of gpu-sw results: pair (EMBOSS-like), SAM, TSV, JSON lines,
+// BLAST tabular (-outfmt 6).
 #include <cstdint>
 #include <memory>
 #include <ostream>
@@ -10,10 +11,11 @@
 #include "core/scoring.hpp"
 #include "core/sequence.hpp"
 #include "pairwise/pairwise.hpp"
+#include "stats/statistics.hpp"
 
 namespace gdp::io {
 
-enum class PairFormat { pair, sam, tsv, json };
+enum class PairFormat { pair, sam, tsv, json, blast6 };
 PairFormat parse_pair_format(std::string_view name);  // throws InputError
 
 struct PairRun {
@@ -22,6 +24,7 @@ struct PairRun {
   bool score_only = false;
   const ScoringScheme* scheme = nullptr;
   std::vector<const SequenceRecord*> targets;  // for the SAM header
+  const stats::SearchStatistics* statistics = nullptr;  // E-values and bit scores (blast6)
 };
 
 struct PairResult {

@@ -12,9 +12,10 @@ namespace gdp::stats {
 namespace {
 
 // (match, mismatch) of a scheme made by match_mismatch_scheme.
-std::optional<std::pair<int, int>> reward_penalty(const ScoringScheme& s) {
-  if (std::string_view(s.name).substr(0, 6) != "match " || s.dim < 4) return std::nullopt;
-  return std::pair{s.score(0, 0), s.score(0, 1)};
+bool reward_penalty(const ScoringScheme& s, int& reward, int& penalty) {
+  if (std::string_view(s.name).substr(0, 6) != "match " || s.dim < 4) return false;
+  reward = s.score(0, 0), penalty = s.score(0, 1);
+  return true;
 }
 
 std::string gaps(const ScoringScheme& s) {
@@ -25,15 +26,18 @@ std::string gaps(const ScoringScheme& s) {
 
 SearchParameters search_parameters(const ScoringScheme& scheme, bool nucleotide) {
   SearchParameters p;
-  const auto rp = nucleotide ? reward_penalty(scheme) : std::nullopt;
-  const auto protein = nucleotide ? std::nullopt : protein_rows(scheme.name, scheme.gap_open, scheme.gap_extend);
+  int reward = 0, penalty = 0;
+  const bool rp = nucleotide && reward_penalty(scheme, reward, penalty);
+  const auto found = nucleotide ? std::nullopt : protein_rows(scheme.name, scheme.gap_open, scheme.gap_extend);
+  const bool protein = found.has_value();
+  const ProteinRows rows = found.value_or(ProteinRows{});
   if (rp) {
-    if (const auto row = nucleotide_row(rp->first, rp->second, scheme.gap_open, scheme.gap_extend)) {
+    if (const auto row = nucleotide_row(reward, penalty, scheme.gap_open, scheme.gap_extend)) {
       p.lambda = row->row.lambda, p.K = row->row.K, p.H = row->row.H;
       p.alpha = row->row.alpha, p.beta = row->row.beta;
       p.gapped = true, p.round_down = row->round_down;
-      p.source = "BLAST's table for match " + std::to_string(rp->first) + ", mismatch " +
-                 std::to_string(rp->second) + ", " + gaps(scheme);
+      p.source = "BLAST's table for match " + std::to_string(reward) + ", mismatch " +
+                 std::to_string(penalty) + ", " + gaps(scheme);
       return p;
     }
   }
@@ -42,10 +46,10 @@ SearchParameters search_parameters(const ScoringScheme& scheme, bool nucleotide)
   // A built-in matrix whose scale is not BLAST's (this project's BLOSUM80 is
   // in 1/3 bits, BLAST's in 1/2 bits) cannot use BLAST's rows: its ungapped
   // lambda must be the published one.
-  const bool same_matrix = protein && k && std::abs(k->lambda - protein->ungapped.lambda) < 0.01 * protein->ungapped.lambda;
-  if (protein && protein->gapped && same_matrix) {
-    const TableRow& g = *protein->gapped;
-    const TableRow& u = protein->ungapped;
+  const bool same_matrix = protein && k && std::abs(k->lambda - rows.ungapped.lambda) < 0.01 * rows.ungapped.lambda;
+  if (rows.gapped && same_matrix) {
+    const TableRow& g = *rows.gapped;
+    const TableRow& u = rows.ungapped;
     p.lambda = g.lambda, p.K = g.K, p.H = g.H, p.alpha = g.alpha, p.beta = g.beta;
     p.gapped = true;
     // Blast_GumbelBlkLoadFromTables.
@@ -60,10 +64,10 @@ SearchParameters search_parameters(const ScoringScheme& scheme, bool nucleotide)
                      std::string(nucleotide ? "DNA" : "protein") + "; " + scheme.name + " has none");
   p.lambda = k->lambda, p.K = k->K, p.H = k->H;
   if (same_matrix) {
-    p.alpha = protein->ungapped.alpha, p.beta = protein->ungapped.beta;
+    p.alpha = rows.ungapped.alpha, p.beta = rows.ungapped.beta;
   } else {
     p.alpha = k->lambda / k->H;
-    p.beta = rp ? ungapped_nucleotide_beta(rp->first, rp->second) : 0;
+    p.beta = rp ? ungapped_nucleotide_beta(reward, penalty) : 0;
   }
   p.source = "ungapped parameters computed for " + scheme.name + ", " + gaps(scheme) + " (BLAST publishes none" +
              (protein && !same_matrix ? " for this scale of " + scheme.name : "") + ")";
