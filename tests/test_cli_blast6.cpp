@@ -134,7 +134,7 @@ TEST_CASE("blast6 and --evalue refuse what they cannot do", "[cli]") {
   CHECK(negative.status == 2);
 }
 
-TEST_CASE("--evalue keeps hits up to E, after --top; blast6 keeps E <= 10 by default", "[cli]") {
+TEST_CASE("gpu-sw --evalue keeps hits up to E, after --top; blast6 keeps E <= 10 by default", "[cli]") {
   Box box;
   const std::string q = data_dir + "/protein_query.fa", t = data_dir + "/protein_target.fa";
   CHECK(lines_of(box.sw({"--format", "blast6", "--evalue", "1e-38", q, t}).out).empty());
