@@ -1,6 +1,7 @@
 // gpu-sw: pairwise alignment with affine gaps, every query against every target.
 #include <unistd.h>
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "io/pairwise_writer.hpp"
 #include "pairwise/pairwise.hpp"
 #include "sw_strands.hpp"
+#include "stats/statistics.hpp"
 
 namespace {
 
@@ -51,6 +53,14 @@ pair, TSV and JSON (strand '-'); SAM flags it 16 with SEQ reverse
 complemented; PAF gives them on the query as given. With --top K a query
 keeps its K best over both strands (ties: target order, then plus first);
 otherwise every target in order, plus then minus for each.
+--format blast6 is BLAST's -outfmt 6 (qseqid sseqid pident length mismatch
+gapopen qstart qend sstart send evalue bitscore) for local alignments, the
+target file being the database (its residues and sequences). E-values and bit
+scores use BLAST's published parameters for the matrix and gap costs
+(nucleotides: Karlin-Altschul with BLAST's length adjustment, as blastn;
+protein: with Spouge's finite-size correction, as blastp); for a scoring
+system BLAST publishes none for, ungapped parameters computed from the matrix,
+with a warning. --evalue E keeps hits of E-value <= E, after --top.
 
 Examples:
   gpu-sw query.fa target.fa                      # local alignment, pair format
@@ -61,6 +71,7 @@ Examples:
   gpu-sw --device 1 --score-only --format tsv gene.fa chromosome.fa
   gpu-sw --mode semiglobal --top 1 --format paf reads.fq ref.fa > hits.paf
   gpu-sw --strand plus --format tsv primers.fa amplicons.fa
+  gpu-sw --format blast6 --top 10 --evalue 1e-5 proteins.fa swissprot.fa
 )";
 
 struct SwOptions {
@@ -70,6 +81,7 @@ struct SwOptions {
   gdp::app::ScoringFlags scoring;
   bool score_only = false;
   std::size_t top = 0;
+  std::optional<double> evalue;
 };
 
 void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::string& cmdline) {
@@ -82,6 +94,11 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   if (!o.strand.empty()) pw::parse_strand(o.strand);
   if (gdp::io::needs_alignment(format) && o.score_only)
     throw gdp::InputError("--format " + o.format + " needs an alignment: use --format pair, tsv or json with --score-only");
+  const bool blast6 = format == gdp::io::PairFormat::blast6;
+  if (blast6 && o.score_only)
+    throw gdp::InputError("blast6 needs an alignment: use --format tsv or json with --score-only");
+  if ((blast6 || o.evalue) && mode != pw::Mode::local)
+    throw gdp::InputError("E-values are for local alignments: --format blast6 and --evalue need --mode local");
   if (o.query_path == "-" && o.target_path == "-") throw gdp::InputError("only one input can be standard input");
 
   gdp::TimingReport report;
@@ -99,6 +116,15 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   gdp::app::ReverseComplements minus;
   if (strand != pw::Strand::plus) minus = gdp::app::reverse_complements(queries, scheme, alphabet);
   pw::check_score_range(longest_q, longest_t, scheme, mode, o.score_only);
+  std::optional<gdp::stats::SearchStatistics> statistics;
+  if (blast6 || o.evalue) {
+    const auto parameters = gdp::stats::search_parameters(scheme, gdp::is_nucleotide(alphabet));
+    if (!parameters.gapped) spdlog::warn("E-values and bit scores are from {}", parameters.source);
+    statistics.emplace(parameters, gdp::stats::Database{static_cast<std::int64_t>(targets.total_residues()),
+                                                        static_cast<std::int64_t>(targets.records.size())});
+  }
+  // BLAST's default for blast6; no filter otherwise.
+  const double max_evalue = o.evalue.value_or(blast6 ? 10.0 : std::numeric_limits<double>::infinity());
   report.add_phase("read", timer.seconds());
 
   // Chosen once the inputs are known to be good, so that a bad input gets
@@ -134,7 +160,7 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   // query order, and flushed, so that a pipeline downstream starts at once.
   gdp::OutputFile out(common.output);
   const bool output_on_terminal = (common.output.empty() || common.output == "-") && isatty(STDOUT_FILENO);
-  gdp::io::PairRun run{tool, cmdline, mode, o.score_only, &scheme, {}, strand};
+  gdp::io::PairRun run{tool, cmdline, mode, o.score_only, &scheme, {}, strand, statistics ? &*statistics : nullptr};
   for (const auto& r : targets.records) run.targets.push_back(&r);
   auto writer = gdp::io::make_pair_writer(format, out.stream(), run);
   writer->begin();
@@ -143,13 +169,19 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   const auto write_query = [&](std::span<const pw::Hit> hits) {
     gdp::Timer write_timer;
     if (output_on_terminal) progress.clear();
-    // Each query's best over its strands (the first of its top score) is its
-    // primary result, the others are secondary.
+    // Hits above --evalue are dropped. Each query's best kept one over its
+    // strands (the first of its top score) is its primary result, the
+    // others secondary.
+    std::vector<const pw::Hit*> kept;
+    for (const pw::Hit& h : hits)
+      if (!statistics || statistics->evalue(h.alignment.score, static_cast<std::int64_t>(qranks[h.query].size()),
+                                            static_cast<std::int64_t>(tranks[h.target].size())) <= max_evalue)
+        kept.push_back(&h);
     std::size_t best = 0;
-    for (std::size_t k = 0; k < hits.size(); ++k)
-      if (hits[k].alignment.score > hits[best].alignment.score) best = k;
-    for (std::size_t k = 0; k < hits.size(); ++k) {
-      const pw::Hit& h = hits[k];
+    for (std::size_t k = 0; k < kept.size(); ++k)
+      if (kept[k]->alignment.score > kept[best]->alignment.score) best = k;
+    for (std::size_t k = 0; k < kept.size(); ++k) {
+      const pw::Hit& h = *kept[k];
       const bool rc = h.reverse_strand;
       writer->write({rc ? &minus.records[h.query] : &queries.records[h.query], &targets.records[h.target],
                      rc ? minus.ranks[h.query] : qranks[h.query], tranks[h.target], h.alignment, k != best, rc});
@@ -196,11 +228,13 @@ int main(int argc, char** argv) {
   app.add_option("--mode", o.mode, "local | global | semiglobal (every query letter aligned, target ends free)")
       ->capture_default_str();
   app.add_flag("--score-only", o.score_only, "Score and end coordinates only, in linear memory");
-  app.add_option("--format", o.format, "pair | sam | tsv | json | paf")->capture_default_str();
+  app.add_option("--format", o.format, "pair | sam | tsv | json | paf | blast6 (BLAST -outfmt 6)")->capture_default_str();
   app.add_option("--strand", o.strand,
                  "both | plus | minus: the query strands searched (default: both for DNA/RNA, plus for protein)");
   gdp::app::add_scoring_options(app, o.scoring);
   app.add_option("--top", o.top, "Keep each query's K best hits, over its strands (default: all)")->check(gdp::app::at_least(1));
+  app.add_option("--evalue", o.evalue, "Keep hits of E-value <= E, after --top (default: 10 for blast6, else all)")
+      ->check(CLI::NonNegativeNumber);
   gdp::app::add_common_options(app, common);
   const std::string cmdline = gdp::app::command_line(argc, argv);
   return gdp::app::tool_main(tool, app, argc, argv, common, [&] { run(o, common, cmdline); });

@@ -8,6 +8,7 @@ packages=(
   catch2 nlohmann-json3-dev libparasail-dev parasail
   python3-biopython  # tests: Biopython reads gpu-align3's Clustal
   samtools  # tests: gpu-sw's SAM through quickcheck and calmd
+  ncbi-blast+  # tests: blastp and blastn check gpu-sw's blast6 E-values (15 MB)
   help2man dpkg-dev file  # manual pages from --help; cpack -G DEB's Depends
 )
 missing=()

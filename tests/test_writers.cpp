@@ -2,7 +2,9 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
+#include "io/blast_tabular.hpp"
 #include "io/pairwise_writer.hpp"
+#include "stats/statistics.hpp"
 #include "random_inputs.hpp"
 
 using namespace gdp;
@@ -113,4 +115,63 @@ TEST_CASE("pair: statistics and the alignment block with markup", "[writers]") {
   const std::string both = f.write(io::PairFormat::pair, false, true);
   REQUIRE(both.find("# Strands:  both\n") != std::string::npos);
   REQUIRE(both.find("# Lengths:    12, 13\n# Strand:     -\n") != std::string::npos);
+}
+
+TEST_CASE("blast6: BLAST's twelve columns; the minus strand's coordinates", "[writers]") {
+  Fixture f;
+  // The target as the whole database: 13 letters, 1 sequence.
+  const stats::SearchStatistics st(stats::search_parameters(f.scheme, true), {13, 1});
+  io::PairRun run{"gpu-sw", "gpu-sw q t", pairwise::Mode::local, false, &f.scheme, {&f.target}, &st};
+  const auto line = [&](const pairwise::Alignment& a, bool reverse) {
+    std::ostringstream out;
+    auto w = io::make_pair_writer(io::PairFormat::blast6, out, run);
+    w->begin();
+    w->write({&f.query, &f.target, f.qr, f.tr, a, false, reverse});
+    w->end();
+    return out.str();
+  };
+  // ACGT-TGCA over ACGTATGCA: 9 columns, 8 identical (88.889%), no
+  // mismatch, one gap opening; query 3-10, target 3-11.
+  const std::string tail = "\t" + io::format_evalue(st.evalue(9, 12, 13)) + "\t" + io::format_bit_score(st.bit_score(9)) + "\n";
+  CHECK(line(f.aln, false) == "q1\tt1\t88.889\t9\t0\t1\t3\t10\t3\t11" + tail);
+  // The same columns as if the query's reverse complement had been
+  // aligned: its [2, 10) is the forward query's [12 - 10, 12 - 2), so
+  // qstart 3, qend 10; BLAST writes the target from end to start.
+  CHECK(line(f.aln, true) == "q1\tt1\t88.889\t9\t0\t1\t3\t10\t11\t3" + tail);
+  // A mismatch and two gaps: count each. Query [1, 11) of 12 on the
+  // reverse strand is forward [1, 11): qstart 2, qend 11.
+  pairwise::Alignment other;
+  other.score = 1;
+  other.query_begin = 1, other.query_end = 11, other.target_begin = 0, other.target_end = 10, other.has_begin = true;
+  other.cigar = {{pairwise::Op::mismatch, 1}, {pairwise::Op::match, 3}, {pairwise::Op::insertion, 2},
+                 {pairwise::Op::match, 2}, {pairwise::Op::deletion, 1}, {pairwise::Op::insertion, 1},
+                 {pairwise::Op::match, 1}};
+  // Columns: 1 + 3 + 2 + 2 + 1 + 1 + 1 = 11; query letters 1+3+2+2+1+1 = 10, target 1+3+2+1+1 = 8.
+  other.target_end = 8;
+  const std::string l = line(other, true);
+  INFO(l);
+  // Identical letters decide pident and mismatch: count them here.
+  int identical = 0;
+  {
+    std::int64_t i = other.query_begin, j = other.target_begin;
+    for (const auto& c : other.cigar)
+      for (std::int64_t k = 0; k < c.length; ++k) {
+        if (c.op == pairwise::Op::match || c.op == pairwise::Op::mismatch) identical += f.qr[i] == f.tr[j], ++i, ++j;
+        else if (c.op == pairwise::Op::insertion) ++i;
+        else ++j;
+      }
+  }
+  char pident[16];
+  std::snprintf(pident, sizeof pident, "%.3f", 100.0 * identical / 11);
+  CHECK(l.rfind("q1\tt1\t" + std::string(pident) + "\t11\t" + std::to_string(7 - identical) + "\t3\t2\t11\t8\t1\t", 0) == 0);
+}
+
+TEST_CASE("blast6 writes nothing for a query without a local alignment", "[writers]") {
+  Fixture f;
+  const stats::SearchStatistics st(stats::search_parameters(f.scheme, true), {13, 1});
+  io::PairRun run{"gpu-sw", "gpu-sw q t", pairwise::Mode::local, false, &f.scheme, {&f.target}, &st};
+  std::ostringstream out;
+  auto w = io::make_pair_writer(io::PairFormat::blast6, out, run);
+  w->write({&f.query, &f.target, f.qr, f.tr, pairwise::Alignment{}, false});
+  CHECK(out.str().empty());
 }

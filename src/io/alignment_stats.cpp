@@ -5,11 +5,12 @@
 namespace gdp::io {
 
 namespace {
-constexpr EnumNames<PairFormat, 5> pair_format_names{{{PairFormat::pair, "pair"},
+constexpr EnumNames<PairFormat, 6> pair_format_names{{{PairFormat::pair, "pair"},
                                                       {PairFormat::sam, "sam"},
                                                       {PairFormat::tsv, "tsv"},
                                                       {PairFormat::json, "json"},
-                                                      {PairFormat::paf, "paf"}}};
+                                                      {PairFormat::paf, "paf"},
+                                                      {PairFormat::blast6, "blast6"}}};
 }  // namespace
 
 PairFormat parse_pair_format(std::string_view name) { return parse_enum(pair_format_names, name, "format"); }

@@ -1,5 +1,6 @@
 #pragma once
-// Writers of gpu-sw results: pair (EMBOSS-like), SAM, TSV, JSON lines, PAF.
+// Writers of gpu-sw results: pair (EMBOSS-like), SAM, TSV, JSON lines, PAF,
+// BLAST tabular (-outfmt 6).
 #include <cstdint>
 #include <memory>
 #include <ostream>
@@ -10,10 +11,11 @@
 #include "core/scoring.hpp"
 #include "core/sequence.hpp"
 #include "pairwise/pairwise.hpp"
+#include "stats/statistics.hpp"
 
 namespace gdp::io {
 
-enum class PairFormat { pair, sam, tsv, json, paf };
+enum class PairFormat { pair, sam, tsv, json, paf, blast6 };
 PairFormat parse_pair_format(std::string_view name);  // throws InputError
 // SAM and PAF: not with --score-only.
 bool needs_alignment(PairFormat format);
@@ -25,6 +27,7 @@ struct PairRun {
   const ScoringScheme* scheme = nullptr;
   std::vector<const SequenceRecord*> targets;  // for the SAM header
   pairwise::Strand strand = pairwise::Strand::plus;  // the query strands searched
+  const stats::SearchStatistics* statistics = nullptr;  // E-values and bit scores (blast6)
 };
 
 struct PairResult {

@@ -70,6 +70,7 @@ std::unique_ptr<PairWriter> make_pair_writer(PairFormat format, std::ostream& ou
     case PairFormat::tsv: return make_tsv_writer(out, run);
     case PairFormat::json: return make_json_writer(out, run);
     case PairFormat::paf: return make_paf_writer(out, run);
+    case PairFormat::blast6: return make_blast_tabular_writer(out, run);
   }
   return nullptr;
 }

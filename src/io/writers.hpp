@@ -8,4 +8,5 @@ std::unique_ptr<PairWriter> make_sam_writer(std::ostream& out, const PairRun& ru
 std::unique_ptr<PairWriter> make_tsv_writer(std::ostream& out, const PairRun& run);
 std::unique_ptr<PairWriter> make_json_writer(std::ostream& out, const PairRun& run);
 std::unique_ptr<PairWriter> make_paf_writer(std::ostream& out, const PairRun& run);
+std::unique_ptr<PairWriter> make_blast_tabular_writer(std::ostream& out, const PairRun& run);
 }  // namespace gdp::io
