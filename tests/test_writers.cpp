@@ -121,7 +121,7 @@ TEST_CASE("blast6: BLAST's twelve columns; the minus strand's coordinates", "[wr
   Fixture f;
   // The target as the whole database: 13 letters, 1 sequence.
   const stats::SearchStatistics st(stats::search_parameters(f.scheme, true), {13, 1});
-  io::PairRun run{"gpu-sw", "gpu-sw q t", pairwise::Mode::local, false, &f.scheme, {&f.target}, &st};
+  io::PairRun run{"gpu-sw", "gpu-sw q t", pairwise::Mode::local, false, &f.scheme, {&f.target}, pairwise::Strand::plus, &st};
   const auto line = [&](const pairwise::Alignment& a, bool reverse) {
     std::ostringstream out;
     auto w = io::make_pair_writer(io::PairFormat::blast6, out, run);
@@ -169,7 +169,7 @@ TEST_CASE("blast6: BLAST's twelve columns; the minus strand's coordinates", "[wr
 TEST_CASE("blast6 writes nothing for a query without a local alignment", "[writers]") {
   Fixture f;
   const stats::SearchStatistics st(stats::search_parameters(f.scheme, true), {13, 1});
-  io::PairRun run{"gpu-sw", "gpu-sw q t", pairwise::Mode::local, false, &f.scheme, {&f.target}, &st};
+  io::PairRun run{"gpu-sw", "gpu-sw q t", pairwise::Mode::local, false, &f.scheme, {&f.target}, pairwise::Strand::plus, &st};
   std::ostringstream out;
   auto w = io::make_pair_writer(io::PairFormat::blast6, out, run);
   w->write({&f.query, &f.target, f.qr, f.tr, pairwise::Alignment{}, false});
