@@ -31,14 +31,10 @@ using Catch::Matchers::StartsWith;
 
 namespace {
 
-const std::string A = "ACGTACGTAC", B = "ACGTTCGTAC", C = "ACGACGTAC";
+using gdp::test::lines_of;
+using gdp::test::split;
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) lines.push_back(l);
-  return lines;
-}
+const std::string A = "ACGTACGTAC", B = "ACGTTCGTAC", C = "ACGACGTAC";
 
 class Sandbox : public gdp::test::TempDir {
  public:

@@ -20,14 +20,10 @@ using Catch::Matchers::StartsWith;
 
 namespace {
 
-const std::string data_dir = GPUDP_DATA_DIR;
+using gdp::test::lines_of;
+using gdp::test::split;
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) lines.push_back(l);
-  return lines;
-}
+const std::string data_dir = GPUDP_DATA_DIR;
 
 std::vector<std::string> columns(const std::string& line) {
   std::vector<std::string> c;

@@ -35,27 +35,14 @@ using Catch::Matchers::StartsWith;
 
 namespace {
 
+using gdp::test::lines_of;
+using gdp::test::split;
+
 const std::string data_dir = GPUDP_DATA_DIR;
 std::string example(const std::string& name) { return data_dir + "/" + name; }
 
 using gdp::test::read_text;
 using gdp::test::shell_quote;
-
-// Lines without their '\n'; a final newline does not make an empty line.
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) lines.push_back(l);
-  return lines;
-}
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> parts;
-  std::size_t from = 0;
-  for (std::size_t at; (at = s.find(sep, from)) != std::string::npos; from = at + 1) parts.push_back(s.substr(from, at - from));
-  parts.push_back(s.substr(from));
-  return parts;
-}
 
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

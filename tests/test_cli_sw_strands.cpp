@@ -18,23 +18,11 @@
 
 namespace {
 
+using gdp::test::lines_of;
+using gdp::test::split;
+
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) lines.push_back(l);
-  return lines;
-}
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> parts;
-  std::size_t from = 0;
-  for (std::size_t at; (at = s.find(sep, from)) != std::string::npos; from = at + 1) parts.push_back(s.substr(from, at - from));
-  parts.push_back(s.substr(from));
-  return parts;
-}
 
 std::string fasta(const std::string& id, const std::string& residues) { return ">" + id + "\n" + residues + "\n"; }
 

@@ -34,26 +34,14 @@ using Catch::Matchers::StartsWith;
 
 namespace {
 
+using gdp::test::lines_of;
+using gdp::test::split;
+
 const std::string X = "GCTAAAGACAATTACATAACATACACGTCAGCACGAAACA";
 const std::string Y = "CTTGTTGGCCCAGTGTGAATCGCTTAAGGGTTAAGTAAGT";
 const std::string R = "TTTGTTGGTGGTGGTTTGGTTTGTTTTTGG";
 const std::string Y2 = "CTTGTTGGCCCAGTGTGAATTGCTTAAGGGTTAAGTAAGT";  // Y, its 21st letter C -> T
 const std::string query_seq = X + Y, target_seq = X + R + Y2;
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) lines.push_back(l);
-  return lines;
-}
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> parts;
-  std::size_t from = 0;
-  for (std::size_t at; (at = s.find(sep, from)) != std::string::npos; from = at + 1) parts.push_back(s.substr(from, at - from));
-  parts.push_back(s.substr(from));
-  return parts;
-}
 
 std::size_t count_of(const std::string& text, const std::string& needle) {
   std::size_t n = 0;
