@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "align3/align3.hpp"
+#include "cli_checks.hpp"
 #include "cli_run.hpp"
 #include "temp_dir.hpp"
 
@@ -67,13 +68,7 @@ class Sandbox : public gdp::test::TempDir {
 // Exit status 2 (a bad input; 1: a run error), nothing on stdout, one line
 // on stderr naming the problem.
 void check_bad_input(const gdp::test::RunResult& r, const std::string& mentions, int status = 2) {
-  INFO("stderr: " << r.err);
-  CHECK(r.status == status);
-  CHECK(r.out.empty());
-  const auto lines = lines_of(r.err);
-  REQUIRE(lines.size() == 1);
-  CHECK_THAT(lines[0], StartsWith("gpu-align3: error: "));
-  CHECK_THAT(lines[0], Contains(mentions));
+  gdp::test::check_error_line(r, "gpu-align3", mentions, status);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <tuple>
 #include <vector>
 
+#include "cli_checks.hpp"
 #include "cli_run.hpp"
 #include "temp_dir.hpp"
 
@@ -25,14 +26,6 @@ using gdp::test::split;
 
 const std::string data_dir = GPUDP_DATA_DIR;
 
-std::vector<std::string> columns(const std::string& line) {
-  std::vector<std::string> c;
-  std::size_t from = 0;
-  for (std::size_t at; (at = line.find('\t', from)) != std::string::npos; from = at + 1) c.push_back(line.substr(from, at - from));
-  c.push_back(line.substr(from));
-  return c;
-}
-
 struct Box : gdp::test::TempDir {
   Box() : TempDir("blast6") {}
   gdp::test::RunResult sw(std::vector<std::string> args) const {
@@ -42,13 +35,7 @@ struct Box : gdp::test::TempDir {
 };
 
 void check_usage_error(const gdp::test::RunResult& r, const std::string& mentions) {
-  INFO("stderr: " << r.err);
-  CHECK(r.status == 2);
-  CHECK(r.out.empty());
-  const auto lines = lines_of(r.err);
-  REQUIRE(lines.size() == 1);
-  CHECK_THAT(lines[0], StartsWith("gpu-sw: error: "));
-  CHECK_THAT(lines[0], Contains(mentions));
+  gdp::test::check_error_line(r, "gpu-sw", mentions);
 }
 
 // Deterministic pseudo-random letters.
@@ -91,7 +78,7 @@ TEST_CASE("blast6 on the protein example: blastp's hit, E-value and bit score", 
   CHECK(r.err.empty());
   const auto lines = lines_of(r.out);
   REQUIRE(lines.size() == 1);
-  const auto c = columns(lines[0]);
+  const auto c = split(lines[0], '\t');
   REQUIRE(c.size() == 12);
   CHECK(std::vector<std::string>{c[0], c[1], c[3], c[6], c[7], c[8], c[9], c[10], c[11]} ==
         std::vector<std::string>{"HBA_HUMAN", "HBB_HUMAN", "145", "3", "141", "4", "146", "2.54e-38", "114"});
@@ -110,13 +97,13 @@ TEST_CASE("blast6 on the DNA example: the read's hit, E-value and bit score as b
   REQUIRE(r.status == 0);
   const auto lines = lines_of(r.out);
   REQUIRE(!lines.empty());
-  const auto c = columns(lines[0]);
+  const auto c = split(lines[0], '\t');
   REQUIRE(c.size() == 12);
   CHECK(c[0] == "read1");
   CHECK(c[1] == "chr_demo");
   CHECK(std::vector<std::string>(c.begin() + 6, c.end()) ==
         std::vector<std::string>{"1", "270", "151", "420", "1.90e-99", "346"});
-  for (const auto& l : lines) CHECK(columns(l).size() == 12);
+  for (const auto& l : lines) CHECK(split(l, '\t').size() == 12);
 }
 
 TEST_CASE("blast6 and --evalue refuse what they cannot do", "[cli]") {
@@ -151,13 +138,13 @@ TEST_CASE("gpu-sw --evalue keeps hits up to E, after --top; blast6 keeps E <= 10
   const auto all = lines_of(box.sw({"--format", "blast6", "--evalue", "1e9", qf, tf}).out);
   CHECK(all.size() == 90);
   CHECK(fewer.size() < all.size());
-  for (const auto& l : fewer) CHECK(std::stod(columns(l)[10]) <= 10);
+  for (const auto& l : fewer) CHECK(std::stod(split(l, '\t')[10]) <= 10);
   // After --top: the best 5 of each query, then the filter.
   const auto top = lines_of(box.sw({"--format", "blast6", "--top", "5", "--evalue", "1e9", qf, tf}).out);
   CHECK(top.size() == 15);
   const auto top_filtered = lines_of(box.sw({"--format", "blast6", "--top", "5", qf, tf}).out);
   std::size_t expected = 0;
-  for (const auto& l : top) expected += std::stod(columns(l)[10]) <= 10;
+  for (const auto& l : top) expected += std::stod(split(l, '\t')[10]) <= 10;
   CHECK(top_filtered.size() == expected);
 }
 
@@ -193,11 +180,11 @@ struct Reported {
 std::map<Key, Reported> by_coordinates(const std::string& blast6, const std::string& tsv = "") {
   std::map<Key, Reported> m;
   for (const auto& l : lines_of(blast6)) {
-    const auto c = columns(l);
+    const auto c = split(l, '\t');
     if (c.size() >= 12) m.emplace(Key{c[0], c[1], c[6], c[7], c[8], c[9]}, Reported{c[10], c[11], c.size() > 12 ? c[12] : ""});
   }
   for (const auto& l : lines_of(tsv)) {  // query target score qstart qend tstart tend ...
-    const auto c = columns(l);
+    const auto c = split(l, '\t');
     if (c.size() < 7 || c[0][0] == '#') continue;
     const auto it = m.find(Key{c[0], c[1], c[3], c[4], c[5], c[6]});
     if (it != m.end()) it->second.score = c[2];

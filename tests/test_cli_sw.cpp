@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli_checks.hpp"
 #include "cli_run.hpp"
 #include "temp_dir.hpp"
 
@@ -123,13 +124,7 @@ int score_of(const Sandbox& box, const std::string& query, const std::string& ta
 // Exit status 2, nothing on stdout, and exactly one line on stderr:
 // "gpu-sw: error: " then a message containing `mentions`.
 void check_bad_input(const Result& r, const std::string& mentions) {
-  INFO("stderr: " << r.err);
-  CHECK(r.status == 2);
-  CHECK(r.out.empty());
-  const auto lines = r.err_lines();
-  REQUIRE(lines.size() == 1);
-  CHECK_THAT(lines[0], StartsWith("gpu-sw: error: "));
-  CHECK_THAT(lines[0], Contains(mentions));
+  gdp::test::check_error_line(r, "gpu-sw", mentions);
 }
 
 // The usual location prefix of a message: "FILE: " or "FILE:LINE: ".

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_checks.hpp"
 #include "cli_run.hpp"
 #include "temp_dir.hpp"
 
@@ -82,18 +83,14 @@ int rescore(const std::string& cigar, const std::string& query, std::int64_t qi,
   return score;
 }
 
-struct Result {
-  int status = -1;
-  std::string out, err;
-};
+using Result = gdp::test::RunResult;
 
 class Sandbox : public gdp::test::TempDir {
  public:
   Sandbox() : TempDir("strands") {}
   Result run_cpu(std::vector<std::string> args) const {
     args.insert(args.begin(), "--cpu");
-    const gdp::test::RunResult r = gdp::test::run_program(GPU_SW_EXE, args, dir());
-    return {r.status, r.out, r.err};
+    return gdp::test::run_program(GPU_SW_EXE, args, dir());
   }
   // The lines of a successful run.
   std::vector<std::string> lines(const std::vector<std::string>& args) const {
@@ -146,13 +143,7 @@ void check_rescored(const std::vector<Row>& rows, const std::map<std::string, st
 
 // Exit status 2, nothing on stdout, one line "gpu-sw: error: ..." naming `mentions`.
 void check_bad_usage(const Result& r, const std::string& mentions) {
-  INFO("stderr: " << r.err);
-  CHECK(r.status == 2);
-  CHECK(r.out.empty());
-  const auto lines = lines_of(r.err);
-  REQUIRE(lines.size() == 1);
-  CHECK_THAT(lines[0], StartsWith("gpu-sw: error: "));
-  CHECK_THAT(lines[0], Contains(mentions));
+  gdp::test::check_error_line(r, "gpu-sw", mentions);
 }
 
 // The reads example: a 60-letter read of a 400-letter target, with a few

@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_checks.hpp"
 #include "cli_run.hpp"
 #include "syntenic/syntenic.hpp"
 #include "temp_dir.hpp"
@@ -101,13 +102,7 @@ class Sandbox : public gdp::test::TempDir {
 
 // Exit status 2, nothing on stdout, one line on stderr naming the problem.
 void check_bad_input(const gdp::test::RunResult& r, const std::string& mentions) {
-  INFO("stderr: " << r.err);
-  CHECK(r.status == 2);
-  CHECK(r.out.empty());
-  const auto lines = lines_of(r.err);
-  REQUIRE(lines.size() == 1);
-  CHECK_THAT(lines[0], StartsWith("gpu-syntenic: error: "));
-  CHECK_THAT(lines[0], Contains(mentions));
+  gdp::test::check_error_line(r, "gpu-syntenic", mentions);
 }
 
 // Letters of the query (=, X, I) and of the target (=, X, D) a CIGAR takes,

@@ -6,7 +6,6 @@
 // modes) in 32 bits. A database that fits in one chunk stays on the device
 // for the next query.
 #include <algorithm>
-#include <numeric>
 #include <string>
 #include <thread>
 #include <vector>
@@ -150,8 +149,10 @@ std::vector<std::int8_t> make_profile(Residues q, const ScoringScheme& s, int ro
   return prof;
 }
 
-template <class Kernel>
-void launch(Kernel kernel, const Params& p, std::size_t shared, End end_rule, bool with_end, int device) {
+// Launches `kernel` (Params, then `extra`) on as many blocks as fit, at
+// most one warp a bundle, and times it.
+template <class... Extra>
+void launch(void (*kernel)(Params, Extra...), const Params& p, std::size_t shared, int device, Extra... extra) {
   GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
   int fit = 0;
   GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, inter::kBlockThreads, shared));
@@ -166,14 +167,10 @@ void launch(Kernel kernel, const Params& p, std::size_t shared, End end_rule, bo
   GDP_CUDA_CHECK(cudaMemset(p.next_bundle, 0, sizeof(int)));
   cuda::KernelTimer timer;
   timer.start();
-  if constexpr (requires { kernel<<<1, 1, 0>>>(p, end_rule); })
-    kernel<<<blocks, inter::kBlockThreads, shared>>>(p, end_rule);
-  else
-    kernel<<<blocks, inter::kBlockThreads, shared>>>(p);
+  kernel<<<blocks, inter::kBlockThreads, shared>>>(p, extra...);
   GDP_CUDA_CHECK(cudaGetLastError());
   add_gpu_kernel_time(timer.stop_seconds(), false);
   ++gpu_stats_counters().passes;
-  (void)with_end;
 }
 
 // One chunk through one kernel; results[target] filled.
@@ -207,7 +204,7 @@ void run_chunk(Residues q, const DeviceChunk& c, const ScoringScheme& scheme, co
 
   if (c.pairs16) {
     p.score = w.score.reserve(2 * l.offset.size());
-    launch(inter::score16<kRows16>, p, shared, shape.end, false, device);
+    launch(inter::score16<kRows16>, p, shared, device);
     std::vector<int> scores(2 * l.offset.size());
     GDP_CUDA_CHECK(cudaMemcpy(scores.data(), p.score, scores.size() * sizeof(int), cudaMemcpyDeviceToHost));
     for (std::size_t k = 0; k < l.offset.size(); ++k)
@@ -222,9 +219,9 @@ void run_chunk(Residues q, const DeviceChunk& c, const ScoringScheme& scheme, co
   }
   p.end = w.end.reserve(l.offset.size());
   if (shape.local)
-    launch(inter::score32<kRows32, true>, p, shared, shape.end, true, device);
+    launch(inter::score32<kRows32, true>, p, shared, device, shape.end);
   else
-    launch(inter::score32<kRows32, false>, p, shared, shape.end, true, device);
+    launch(inter::score32<kRows32, false>, p, shared, device, shape.end);
   std::vector<int4> ends(l.offset.size());
   GDP_CUDA_CHECK(cudaMemcpy(ends.data(), p.end, ends.size() * sizeof(int4), cudaMemcpyDeviceToHost));
   for (std::size_t k = 0; k < ends.size(); ++k)
@@ -243,13 +240,15 @@ std::vector<std::int64_t> by_length(const std::vector<Residues>& targets) {
   return sorted;
 }
 
-// Every target through the kernel of `pairs16`, chunk by chunk.
 struct Request {
   Shape shape;
   int device;
   std::int64_t chunk_residues;
   Progress* progress;
 };
+
+// Every target through the kernel of `pairs16`, chunk by chunk; the whole
+// database's chunk stays in `cached` (when given) for the next query.
 void score_all(Residues q, const std::vector<Residues>& targets, const ScoringScheme& scheme, const Request& r,
                bool pairs16, DeviceChunk* cached, std::vector<PassResult>& results,
                std::vector<std::int64_t>& overflowed) {

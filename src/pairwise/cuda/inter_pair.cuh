@@ -55,7 +55,6 @@ struct Params {
   int overflow_at;   // score16: scores at or above it are rerun in 32 bits
   int* score;        // score16: A's at [2p], B's at [2p + 1]
   int4* end;         // score32: (score, end_i, end_j) a pair
-  unsigned long long* cells_done;  // columns x rows of finished pairs, or null
 };
 
 // The profile's rows [row, row + R) for `letter`, R/4 words.
@@ -96,6 +95,24 @@ __device__ __forceinline__ int take_bundle(const Params& p, int lane, int groups
   return static_cast<long long>(b) * groups < p.pairs ? b : -1;
 }
 
+// A group's pair of its warp's bundle: its columns (0 for a group past the
+// last pair), where they start, and the steps the whole warp takes (the
+// bundle's first pair is its longest).
+struct GroupPair {
+  int pair, n, steps;
+  bool has_pair;
+  long long offset;
+};
+__device__ __forceinline__ GroupPair group_pair(const Params& p, int bundle, int lane, int groups) {
+  GroupPair g;
+  g.pair = bundle * groups + lane / p.group;
+  g.has_pair = g.pair < p.pairs;
+  g.n = g.has_pair ? p.length[g.pair] : 0;
+  g.steps = p.length[bundle * groups] + p.group - 1;
+  g.offset = g.has_pair ? p.offset[g.pair] : 0;
+  return g;
+}
+
 __device__ __forceinline__ void load_profile_to_shared(const Params& p, std::int8_t* prof) {
   const int words = (p.dim + 1) * p.rows_padded / 16;
   const uint4* src = reinterpret_cast<const uint4*>(p.profile);
@@ -113,11 +130,10 @@ __global__ void __launch_bounds__(kBlockThreads) score16(Params p) {
   const unsigned minus_oe = pair(-p.costs.open_extend, -p.costs.open_extend);
   const unsigned minus_extend = pair(-p.costs.extend, -p.costs.extend);
   for (int bundle; (bundle = take_bundle(p, lane, groups)) >= 0;) {
-    const int pr = bundle * groups + lane / G;
-    const bool has_pair = pr < p.pairs;
-    const int n = has_pair ? p.length[pr] : 0;
-    const int steps = p.length[bundle * groups] + G - 1;
-    const long long off = has_pair ? p.offset[pr] : 0;
+    const GroupPair gp = group_pair(p, bundle, lane, groups);
+    const int pr = gp.pair, n = gp.n, steps = gp.steps;
+    const bool has_pair = gp.has_pair;
+    const long long off = gp.offset;
     const unsigned short* cols = reinterpret_cast<const unsigned short*>(p.letters) + off;
     unsigned* bottom = p.bottom + 2 * off;
     unsigned best = 0;
@@ -168,7 +184,6 @@ __global__ void __launch_bounds__(kBlockThreads) score16(Params p) {
     for (int x = 1; x < G; x <<= 1) best = __vimax_s16x2_relu(best, __shfl_xor_sync(kFull, best, x));
     if (k == 0 && has_pair) {
       p.score[2 * pr] = low(best), p.score[2 * pr + 1] = high(best);
-      if (p.cells_done) atomicAdd(p.cells_done, 2ull * static_cast<unsigned long long>(n) * p.m);
     }
   }
 }
@@ -191,11 +206,10 @@ __global__ void __launch_bounds__(kBlockThreads) score32(Params p, End end) {
   const GapCosts g{kc.open_extend, kc.extend};
   const int lane = static_cast<int>(threadIdx.x) % kWarp, G = p.group, k = lane % G, groups = kWarp / G;
   for (int bundle; (bundle = take_bundle(p, lane, groups)) >= 0;) {
-    const int pr = bundle * groups + lane / G;
-    const bool has_pair = pr < p.pairs;
-    const int n = has_pair ? p.length[pr] : 0;
-    const int steps = p.length[bundle * groups] + G - 1;
-    const long long off = has_pair ? p.offset[pr] : 0;
+    const GroupPair gp = group_pair(p, bundle, lane, groups);
+    const int pr = gp.pair, n = gp.n, steps = gp.steps;
+    const bool has_pair = gp.has_pair;
+    const long long off = gp.offset;
     const std::uint8_t* cols = p.letters + off;
     unsigned* bottom = p.bottom + 2 * off;
     // Local: the best cell anywhere. Otherwise row m's: its column 0 first.
@@ -276,7 +290,6 @@ __global__ void __launch_bounds__(kBlockThreads) score32(Params p, End end) {
     }
     if (k == 0 && has_pair) {
       p.end[pr] = make_int4(best.score, best.i, best.j, 0);
-      if (p.cells_done) atomicAdd(p.cells_done, static_cast<unsigned long long>(n) * p.m);
     }
   }
 }
