@@ -37,23 +37,36 @@ Database random_database(std::mt19937& rng, const std::vector<std::uint8_t>& que
   return d;
 }
 
-void require_oracle(Residues q, const Database& d, const ScoringScheme& s, Mode mode, bool ends,
+// Every query's results equal the oracle's, in a first call (which lays
+// the database out, or streams it) and a second (which finds it on the
+// device, when it fits).
+void require_oracle(const std::vector<Residues>& qs, const Database& d, const ScoringScheme& s, Mode mode, bool ends,
                     std::int64_t chunk_residues = 0) {
   BatchDatabase db(d.spans, s, 0, chunk_residues);
-  REQUIRE(db.can_score(q));
+  for (Residues q : qs) REQUIRE(db.can_score(q));
   const Shape shape = shape_of(mode, s);
-  std::vector<PassResult> got(d.spans.size(), PassResult{-12345, -1, -1});
-  db.score(q, shape, ends, nullptr, got);
-  for (std::size_t t = 0; t < d.spans.size(); ++t) {
-    const PassResult want = score_pass_scalar(q, d.spans[t], s, shape);
-    INFO("target " << t << " of " << d.spans[t].size() << " letters, query " << q.size() << ", mode "
-                   << to_string(mode) << (ends ? ", with ends" : ""));
-    REQUIRE(got[t].score == want.score);
-    if (ends) {
-      REQUIRE(got[t].end_i == want.end_i);
-      REQUIRE(got[t].end_j == want.end_j);
-    }
+  for (int call = 0; call < 2; ++call) {
+    std::size_t next = 0;
+    db.score(qs, shape, ends, nullptr, [&](std::size_t k, const std::vector<PassResult>& got) {
+      REQUIRE(k == next++);
+      REQUIRE(got.size() == d.spans.size());
+      for (std::size_t t = 0; t < d.spans.size(); ++t) {
+        const PassResult want = score_pass_scalar(qs[k], d.spans[t], s, shape);
+        INFO("call " << call << ", target " << t << " of " << d.spans[t].size() << " letters, query " << k << " of "
+                     << qs[k].size() << ", mode " << to_string(mode) << (ends ? ", with ends" : ""));
+        REQUIRE(got[t].score == want.score);
+        if (ends) {
+          REQUIRE(got[t].end_i == want.end_i);
+          REQUIRE(got[t].end_j == want.end_j);
+        }
+      }
+    });
+    REQUIRE(next == qs.size());
   }
+}
+void require_oracle(Residues q, const Database& d, const ScoringScheme& s, Mode mode, bool ends,
+                    std::int64_t chunk_residues = 0) {
+  require_oracle(std::vector<Residues>{q}, d, s, mode, ends, chunk_residues);
 }
 
 }  // namespace
@@ -108,11 +121,13 @@ TEST_CASE("GPU database search streamed in chunks equals one that fits", "[gpu][
   if (test::skip_without_gpu()) return;
   std::mt19937 rng(9);
   const ScoringScheme s = test::protein_scheme();
-  const auto q = test::random_ranks(rng, 250, 20);
+  const auto q = test::random_ranks(rng, 250, 20), q2 = test::random_ranks(rng, 90, 20),
+             q3 = test::random_ranks(rng, 600, 20);
   const Database d = random_database(rng, q, 20, 400, 600);
-  for (std::int64_t chunk : {1, 997, 20000}) {
-    require_oracle(q, d, s, Mode::local, false, chunk);
-    require_oracle(q, d, s, Mode::semiglobal, true, chunk);
+  const std::vector<Residues> qs{q, q2, q3};
+  for (std::int64_t chunk : {0, 1, 997, 20000}) {  // 0: one chunk, from the free memory
+    require_oracle(qs, d, s, Mode::local, false, chunk);
+    require_oracle(qs, d, s, Mode::semiglobal, true, chunk);
   }
 }
 

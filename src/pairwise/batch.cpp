@@ -39,14 +39,14 @@ void align_on_cpu(std::vector<Hit*>& hits, const std::vector<Residues>& queries,
 // they are many enough cells; returns the hits left.
 std::vector<Hit*> score_in_batches(std::vector<Hit>& hits, const std::vector<Residues>& queries,
                                    const std::vector<Residues>& targets, const ScoringScheme& scheme, const Options& o,
-                                   BatchDatabase& db, bool ends) {
+                                   BatchDatabase& db) {
   // Each query's hits (a group's strands interleave theirs).
   std::vector<std::size_t> by_query(hits.size());
   std::iota(by_query.begin(), by_query.end(), std::size_t{0});
   std::stable_sort(by_query.begin(), by_query.end(),
                    [&](std::size_t a, std::size_t b) { return hits[a].query < hits[b].query; });
   std::vector<Hit*> rest;
-  std::vector<PassResult> results(targets.size());
+  std::vector<PassResult> results;
   for (std::size_t begin = 0, end = 0; begin < by_query.size(); begin = end) {
     const std::size_t q = hits[by_query[begin]].query;
     std::int64_t cells = 0;
@@ -54,7 +54,9 @@ std::vector<Hit*> score_in_batches(std::vector<Hit>& hits, const std::vector<Res
       if (db.covers(hits[by_query[end]].target))
         cells += static_cast<std::int64_t>(queries[q].size() * targets[hits[by_query[end]].target].size());
     const bool batched = cells > 0 && cells >= o.min_batch_cells && db.can_score(queries[q]);
-    if (batched) db.score(queries[q], shape_of(o.mode, scheme), ends, o.progress, results);
+    if (batched)
+      db.score(std::span(&queries[q], 1), shape_of(o.mode, scheme), true, o.progress,
+               [&](std::size_t, const std::vector<PassResult>& r) { results = r; });
     for (std::size_t k = begin; k < end; ++k) {
       Hit& h = hits[by_query[k]];
       if (batched && db.covers(h.target))
@@ -70,10 +72,10 @@ std::vector<Hit*> score_in_batches(std::vector<Hit>& hits, const std::vector<Res
 // (when `db`), other pairs of min_gpu_cells or more to the GPU one at a
 // time; the small ones are faster on the CPU threads, a pair each.
 void align_pairs(std::vector<Hit>& hits, const std::vector<Residues>& queries, const std::vector<Residues>& targets,
-                 const ScoringScheme& scheme, const Options& o, BatchDatabase* db = nullptr, bool ends = true) {
+                 const ScoringScheme& scheme, const Options& o, BatchDatabase* db = nullptr) {
   std::vector<Hit*> todo;
   if (db && o.score_only)
-    todo = score_in_batches(hits, queries, targets, scheme, o, *db, ends);
+    todo = score_in_batches(hits, queries, targets, scheme, o, *db);
   else
     for (Hit& h : hits) todo.push_back(&h);
   std::vector<Hit*> small, large;
@@ -90,9 +92,61 @@ void align_pairs(std::vector<Hit>& hits, const std::vector<Residues>& queries, c
   align_on_cpu(small, queries, targets, scheme, cpu);
 }
 
+// The scores of the pairs of groups [g0, g1), each group's in its order
+// (target by target, its queries in order for each): the batch kernels take
+// the queries' pairs against the targets `db` covers where they are many
+// enough cells, align_pairs the rest.
+std::vector<std::vector<int>> run_scores(std::size_t g0, std::size_t g1, std::size_t group,
+                                         const std::vector<Residues>& queries, const std::vector<Residues>& targets,
+                                         const ScoringScheme& scheme, const Options& o, BatchDatabase* db,
+                                         std::uint64_t covered_residues) {
+  std::vector<std::vector<int>> scores(g1 - g0, std::vector<int>(group * targets.size()));
+  auto score_of = [&](std::size_t q, std::size_t t) -> int& {
+    return scores[q / group - g0][t * group + q % group];
+  };
+  std::vector<Residues> batch;
+  std::vector<std::size_t> batch_query;
+  std::vector<Hit> rest;
+  for (std::size_t q = g0 * group; q < g1 * group; ++q) {
+    const auto cells = static_cast<std::int64_t>(queries[q].size() * covered_residues);
+    const bool batched = db && cells > 0 && cells >= o.min_batch_cells && db->can_score(queries[q]);
+    if (batched) batch.push_back(queries[q]), batch_query.push_back(q);
+    for (std::size_t t = 0; t < targets.size(); ++t)
+      if (!batched || !db->covers(t)) rest.push_back({q, t, {}});
+  }
+  if (!batch.empty())
+    db->score(batch, shape_of(o.mode, scheme), false, o.progress,
+              [&](std::size_t k, const std::vector<PassResult>& r) {
+                for (std::size_t t = 0; t < targets.size(); ++t)
+                  if (db->covers(t)) score_of(batch_query[k], t) = r[t].score;
+              });
+  align_pairs(rest, queries, targets, scheme, o);
+  for (const Hit& h : rest) score_of(h.query, h.target) = h.alignment.score;
+  return scores;
+}
+
+// The indices of the `keep` (at least 1) best scores, best first, ties in
+// index order.
+std::vector<std::size_t> best_of(const std::vector<int>& scores, std::size_t keep) {
+  std::vector<int> sorted = scores;
+  std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(keep - 1), sorted.end(),
+                   std::greater<>());
+  const int cut = sorted[keep - 1];
+  std::size_t above = 0;
+  for (int s : scores) above += s > cut;
+  std::vector<std::size_t> best;
+  for (std::size_t k = 0, at_cut = keep - above; k < scores.size(); ++k)
+    if (scores[k] > cut || (scores[k] == cut && at_cut > 0 && at_cut--)) best.push_back(k);
+  std::stable_sort(best.begin(), best.end(), [&](std::size_t a, std::size_t b) { return scores[a] > scores[b]; });
+  return best;
+}
+
 // Queries go in runs of at least this many pairs a thread, so that the
 // threads stay busy; each run's hits are handed on before the next starts.
 constexpr std::size_t kRunPairsPerThread = 64;
+// With the batch kernels, a run's scores are ranked together: runs of up to
+// this many pairs, so that a streamed database's chunk serves many queries.
+constexpr std::size_t kBatchRunPairs = std::size_t{1} << 24;
 
 }  // namespace
 
@@ -103,14 +157,16 @@ void align_each_query(const std::vector<Residues>& queries, const std::vector<Re
     throw std::invalid_argument("align_each_query: the queries are not whole groups");
   const std::size_t groups = queries.size() / group, group_pairs = group * targets.size();
   const std::size_t keep = top_k > 0 ? std::min(top_k, group_pairs) : group_pairs;
-  // When only some pairs are kept, score everything first and align only those.
-  const bool align_later = !o.score_only && keep < group_pairs;
+  // When only some pairs are kept, every pair's score comes first, and only
+  // the kept pairs are then aligned (or get their end cells, score-only).
+  const bool rank_first = keep < group_pairs;
   // Progress: a full alignment counts twice its cells (the score pass, then
   // the traceback). Where only the kept pairs are aligned, each group's
   // share for them is set by how many of its pairs are kept.
   std::uint64_t target_residues = 0, total = 0;
   for (const auto& t : targets) target_residues += t.size();
   std::vector<std::uint64_t> kept_share(groups, 0);
+  const bool align_later = rank_first && !o.score_only;
   for (std::size_t g = 0; g < groups; ++g) {
     std::uint64_t cells = 0;
     for (std::size_t q = g * group; q < (g + 1) * group; ++q) cells += queries[q].size() * target_residues;
@@ -121,52 +177,60 @@ void align_each_query(const std::vector<Residues>& queries, const std::vector<Re
   }
   if (o.progress) o.progress->set_total(total);
 
-  const std::size_t run_pairs = kRunPairsPerThread * static_cast<std::size_t>(std::max(o.threads, 1));
-  Options first = o;
-  first.score_only = o.score_only || align_later;
   // With the GPU the score passes of the whole search go to the batch
-  // kernels; where only each query's best are kept, their scores alone
-  // (faster), and the kept pairs of a score-only search get their end
-  // cells after.
+  // kernels (a database laid out once), scores alone where pairs are ranked.
   std::optional<BatchDatabase> db;
-  if (o.backend == Backend::gpu) db.emplace(targets, scheme, o.device, o.batch_chunk_residues);
-  const bool ends_later = db && o.score_only && keep < group_pairs;
+  std::uint64_t covered_residues = 0;
+  if (o.backend == Backend::gpu) {
+    db.emplace(targets, scheme, o.device, o.batch_chunk_residues);
+    for (std::size_t t = 0; t < targets.size(); ++t)
+      if (db->covers(t)) covered_residues += targets[t].size();
+  }
+  const std::size_t run_pairs =
+      rank_first && db ? kBatchRunPairs : kRunPairsPerThread * static_cast<std::size_t>(std::max(o.threads, 1));
+  Options scores_only = o;
+  scores_only.score_only = true;
   std::vector<Hit> hits, kept;
   for (std::size_t g0 = 0, g1 = 0; g0 < groups; g0 = g1) {
-    hits.clear();
-    std::uint64_t run_kept_share = 0;
-    for (g1 = g0; g1 < groups && hits.size() < run_pairs; ++g1) {
-      // A group's pairs target by target, its queries in order for each.
-      for (std::size_t t = 0; t < targets.size(); ++t)
-        for (std::size_t q = g1 * group; q < (g1 + 1) * group; ++q) hits.push_back({q, t, {}});
-      run_kept_share += kept_share[g1];
-    }
-    align_pairs(hits, queries, targets, scheme, first, db ? &*db : nullptr, !ends_later && !align_later);
-    if (top_k == 0) {
+    const std::size_t run_groups = (run_pairs + group_pairs - 1) / std::max<std::size_t>(group_pairs, 1);
+    g1 = std::min(groups, g0 + std::max<std::size_t>(1, run_groups));
+    if (!rank_first) {
+      // Every pair of the run's groups, each group's in its order.
+      hits.clear();
       for (std::size_t g = g0; g < g1; ++g)
-        done(std::span<const Hit>(hits).subspan((g - g0) * group_pairs, group_pairs));
+        for (std::size_t t = 0; t < targets.size(); ++t)
+          for (std::size_t q = g * group; q < (g + 1) * group; ++q) hits.push_back({q, t, {}});
+      align_pairs(hits, queries, targets, scheme, o, db ? &*db : nullptr);
+      for (std::size_t g = g0; g < g1; ++g) {
+        const std::span<Hit> mine = std::span<Hit>(hits).subspan((g - g0) * group_pairs, group_pairs);
+        if (top_k > 0)  // every pair kept: best first
+          std::stable_sort(mine.begin(), mine.end(),
+                           [](const Hit& a, const Hit& b) { return a.alignment.score > b.alignment.score; });
+        done(mine);
+      }
       continue;
     }
-    kept.clear();
-    std::uint64_t kept_cells = 0;
     // Each group's `keep` best, best first, ties in the group's order.
-    std::vector<std::size_t> order(group_pairs);
+    kept.clear();
+    std::uint64_t run_kept_share = 0;
+    const std::vector<std::vector<int>> scores =
+        run_scores(g0, g1, group, queries, targets, scheme, scores_only, db ? &*db : nullptr, covered_residues);
+    std::vector<std::vector<std::size_t>> best(g1 - g0);
+    parallel_for(static_cast<std::int64_t>(g1 - g0), o.threads,
+                 [&](std::int64_t k) { best[static_cast<std::size_t>(k)] = best_of(scores[static_cast<std::size_t>(k)], keep); });
     for (std::size_t g = g0; g < g1; ++g) {
-      const Hit* first_hit = hits.data() + (g - g0) * group_pairs;
-      std::iota(order.begin(), order.end(), std::size_t{0});
-      std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(keep), order.end(),
-                        [&](std::size_t a, std::size_t b) {
-                          const int sa = first_hit[a].alignment.score, sb = first_hit[b].alignment.score;
-                          return sa > sb || (sa == sb && a < b);
-                        });
-      for (std::size_t k = 0; k < keep; ++k) kept.push_back(first_hit[order[k]]);
+      for (std::size_t k : best[g - g0]) {
+        kept.push_back({g * group + k % group, k / group, {}});
+        kept.back().alignment.score = scores[g - g0][k];
+      }
+      run_kept_share += kept_share[g];
     }
-    if (ends_later) {
+    if (o.score_only) {
       Options ends = o;
       ends.progress = nullptr;  // counted once, in the score pass
       align_pairs(kept, queries, targets, scheme, ends);
-    }
-    if (align_later) {
+    } else {
+      std::uint64_t kept_cells = 0;
       for (const Hit& h : kept) kept_cells += 2 * queries[h.query].size() * targets[h.target].size();
       Progress part(o.progress, run_kept_share, kept_cells);
       Options rest = o;

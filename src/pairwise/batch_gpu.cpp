@@ -29,12 +29,15 @@ bool BatchDatabase::can_score(Residues query) const {
     return false;
 }
 
-void BatchDatabase::score(Residues query, const Shape& shape, bool ends, Progress* progress,
-                          std::vector<PassResult>& results) {
+void BatchDatabase::score(std::span<const Residues> queries, const Shape& shape, bool ends, Progress* progress,
+                          const BatchDone& done) {
   if constexpr (have_cuda) {
-    std::vector<PassResult> mine(targets_.size());
-    batch_score_cuda(query, targets_, *scheme_, shape, ends, device_, chunk_residues_, progress, chunks_, mine);
-    for (std::size_t k = 0; k < mine.size(); ++k) results[index_[k]] = mine[k];
+    std::vector<PassResult> results(covered_.size());
+    batch_score_cuda(queries, targets_, *scheme_, shape, ends, device_, chunk_residues_, progress, chunks_,
+                     [&](std::size_t k, const std::vector<PassResult>& mine) {
+                       for (std::size_t t = 0; t < mine.size(); ++t) results[index_[t]] = mine[t];
+                       done(k, results);
+                     });
   } else {
     throw RunError(no_cuda_message);
   }

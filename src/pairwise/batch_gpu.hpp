@@ -1,8 +1,10 @@
 #pragma once
-// Database search on the GPU: one query at a time against many targets at
-// once (cuda/inter_pair.cuh's kernels, cuda/batch_score.cu's host side).
+// Database search on the GPU: queries against many targets at once
+// (cuda/inter_pair.cuh's kernels, cuda/batch_score.cu's host side).
 // Plain C++, so that the engine's other files need no nvcc.
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <vector>
 
 #include "core/scoring.hpp"
@@ -14,9 +16,12 @@ namespace gdp::pairwise {
 // Targets longer than this stay with the long-pair engine.
 inline constexpr std::size_t kBatchMaxTarget = std::size_t{1} << 16;
 
+// A query's score passes against every target: results[target].
+using BatchDone = std::function<void(std::size_t query, const std::vector<PassResult>& results)>;
+
 // The targets of a search that the batch kernels take, laid out on the
-// device once for all queries (where they fit; otherwise streamed through
-// in chunks for each query).
+// device once for all queries where they fit; otherwise streamed through in
+// chunks, each chunk once for all the queries of a call.
 class BatchDatabase {
  public:
   // chunk_residues: the most residues a device chunk holds; 0 chooses from
@@ -31,11 +36,14 @@ class BatchDatabase {
   // Whether the kernels take this query: a CUDA build, substitution scores
   // within int8, the query's profile within shared memory.
   bool can_score(Residues query) const;
-  // The score pass of `query` against each covered target, into
-  // results[target], as score_pass_scalar's: the same score, and with
-  // `ends` the same end cell (else end_i and end_j are 0). Adds the cells
-  // to `progress` as chunks finish. Throws RunError on a CUDA failure.
-  void score(Residues query, const Shape& shape, bool ends, Progress* progress, std::vector<PassResult>& results);
+  // The score passes of each query against each covered target, as
+  // score_pass_scalar's: the same score, and with `ends` the same end cell
+  // (else end_i and end_j are 0). done(k, results) gets query k's, by the
+  // search's target index (the targets not covered left as they were), as
+  // soon as they are all known. Adds the cells to `progress` as chunks
+  // finish. Throws RunError on a CUDA failure.
+  void score(std::span<const Residues> queries, const Shape& shape, bool ends, Progress* progress,
+             const BatchDone& done);
 
   struct Chunks;  // the device side (batch_score.cu)
  private:
@@ -50,9 +58,10 @@ class BatchDatabase {
 
 // batch_score.cu's side (CUDA builds only).
 bool batch_can_score_cuda(std::int64_t query_length, const ScoringScheme& scheme);
-void batch_score_cuda(Residues query, const std::vector<Residues>& targets, const ScoringScheme& scheme,
-                      const Shape& shape, bool ends, int device, std::int64_t chunk_residues, Progress* progress,
-                      BatchDatabase::Chunks*& chunks, std::vector<PassResult>& results);
+void batch_score_cuda(std::span<const Residues> queries, const std::vector<Residues>& targets,
+                      const ScoringScheme& scheme, const Shape& shape, bool ends, int device,
+                      std::int64_t chunk_residues, Progress* progress, BatchDatabase::Chunks*& chunks,
+                      const BatchDone& done);
 void batch_release_cuda(BatchDatabase::Chunks* chunks);
 
 }  // namespace gdp::pairwise

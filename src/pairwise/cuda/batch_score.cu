@@ -6,8 +6,11 @@
 // modes) in 32 bits. A database that fits in one chunk stays on the device
 // for the next query.
 #include <algorithm>
+#include <future>
+#include <span>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "core/cuda_check.hpp"
@@ -45,15 +48,17 @@ int choose_group(std::int64_t m, double n, int rows_a_lane) {
 }  // namespace
 
 // The targets of one chunk, laid out for one kernel (named: the database's
-// chunks hold them).
+// chunks hold them): pair k's letters start at column offset[k], one byte a
+// column, or two (first's, then second's) for pairs16.
 namespace batch {
 struct Layout {
   bool pairs16 = false;
-  std::vector<std::uint8_t> letters;
   std::vector<long long> offset;
   std::vector<int> length;
   std::vector<std::int64_t> first, second;  // target indices a pair (second -1: none; only pairs16)
   std::int64_t residues = 0;
+  long long columns = 0;
+  std::size_t bytes() const { return static_cast<std::size_t>(columns) * (pairs16 ? 2 : 1); }
 };
 
 }  // namespace batch
@@ -62,44 +67,94 @@ namespace {
 using batch::Layout;
 
 Layout lay_out(const std::vector<std::int64_t>& sorted, std::size_t begin, std::size_t end,
-               const std::vector<Residues>& targets, bool pairs16, int pad) {
+               const std::vector<Residues>& targets, bool pairs16) {
   Layout l;
   l.pairs16 = pairs16;
-  long long column = 0;
   const std::size_t step = pairs16 ? 2 : 1;
   for (std::size_t k = begin; k < end; k += step) {
     const std::int64_t a = sorted[k], b = pairs16 && k + 1 < end ? sorted[k + 1] : -1;
     const std::size_t na = targets[static_cast<std::size_t>(a)].size();
     l.first.push_back(a);
     l.second.push_back(b);
-    l.offset.push_back(column);
+    l.offset.push_back(l.columns);
     l.length.push_back(static_cast<int>(na));
-    column += static_cast<long long>(na);
+    l.columns += static_cast<long long>(na);
     l.residues += static_cast<std::int64_t>(na + (b >= 0 ? targets[static_cast<std::size_t>(b)].size() : 0));
   }
-  // The letters, written by every core (a database is hundreds of MB).
-  l.letters.resize(static_cast<std::size_t>(column) * step);
-  const std::size_t pairs = l.offset.size();
-  const unsigned workers = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+  return l;
+}
+
+// body(k) for k in [begin, end), spread over the cores in contiguous runs.
+template <class Body>
+void on_every_core(std::size_t begin, std::size_t end, Body&& body) {
+  const std::size_t workers = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
   std::vector<std::thread> threads;
-  for (unsigned w = 0; w < workers; ++w)
+  for (std::size_t w = 0; w < workers; ++w)
     threads.emplace_back([&, w] {
-      for (std::size_t k = w; k < pairs; k += workers) {
-        const Residues ta = targets[static_cast<std::size_t>(l.first[k])];
-        std::uint8_t* out = l.letters.data() + static_cast<std::size_t>(l.offset[k]) * step;
-        if (!pairs16) {
-          std::copy(ta.begin(), ta.end(), out);
-          continue;
-        }
-        const Residues tb = l.second[k] >= 0 ? targets[static_cast<std::size_t>(l.second[k])] : Residues{};
-        for (std::size_t j = 0; j < ta.size(); ++j) {
-          out[2 * j] = ta[j];
-          out[2 * j + 1] = j < tb.size() ? tb[j] : static_cast<std::uint8_t>(pad);
-        }
-      }
+      const std::size_t count = end - begin;
+      for (std::size_t k = begin + count * w / workers; k < begin + count * (w + 1) / workers; ++k) body(k);
     });
   for (auto& t : threads) t.join();
-  return l;
+}
+
+// Pair k's letters at `out` (pad: the padding letter of a pair's shorter B).
+void write_letters(const Layout& l, std::size_t k, const std::vector<Residues>& targets, int pad, std::uint8_t* out) {
+  const Residues ta = targets[static_cast<std::size_t>(l.first[k])];
+  if (!l.pairs16) {
+    std::copy(ta.begin(), ta.end(), out);
+    return;
+  }
+  const Residues tb = l.second[k] >= 0 ? targets[static_cast<std::size_t>(l.second[k])] : Residues{};
+  std::size_t j = 0;
+  for (; j < tb.size(); ++j) out[2 * j] = ta[j], out[2 * j + 1] = tb[j];
+  for (; j < ta.size(); ++j) out[2 * j] = ta[j], out[2 * j + 1] = static_cast<std::uint8_t>(pad);
+}
+
+// Host and device memory kept between calls, which only grows.
+struct BatchWorkspace {
+  cuda::DeviceArray<std::int8_t> profile;
+  cuda::DeviceArray<unsigned> bottom;
+  cuda::DeviceArray<int> score, counter;
+  cuda::DeviceArray<int4> end;
+  cuda::PinnedArray<std::uint8_t> stage;  // the database's slices on their way up
+};
+BatchWorkspace& workspace() {
+  static BatchWorkspace w;
+  return w;
+}
+
+// The stream of the database's uploads, apart from the kernels' (the legacy
+// default stream), so that a streamed chunk goes up while the last one's
+// kernels run.
+cudaStream_t upload_stream() {
+  static cudaStream_t stream = [] {
+    cudaStream_t s{};
+    GDP_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    return s;
+  }();
+  return stream;
+}
+
+// The chunk's letters to `device`, slice by slice through the two halves
+// of a pinned buffer: the cores write one slice while the last is copied.
+void upload_letters(const Layout& l, const std::vector<Residues>& targets, int pad, std::uint8_t* device) {
+  constexpr std::size_t kSlice = std::size_t{16} << 20;  // more than a pair's letters (2 x 65,536)
+  const std::size_t step = l.pairs16 ? 2 : 1, pairs = l.offset.size();
+  if (pairs == 0) return;
+  const std::size_t slice = std::min(kSlice, l.bytes());
+  std::uint8_t* stage = workspace().stage.reserve(2 * kSlice);
+  cuda::Event copied[2];
+  auto byte_of = [&](std::size_t k) { return static_cast<std::size_t>(k < pairs ? l.offset[k] : l.columns) * step; };
+  for (std::size_t k0 = 0, k1 = 0, s = 0; k0 < pairs; k0 = k1, s ^= 1) {
+    for (k1 = k0 + 1; k1 < pairs && byte_of(k1 + 1) - byte_of(k0) <= slice;) ++k1;
+    copied[s].wait();  // this half's last copy is done
+    std::uint8_t* out = stage + s * kSlice;
+    on_every_core(k0, k1, [&](std::size_t k) { write_letters(l, k, targets, pad, out + byte_of(k) - byte_of(k0)); });
+    GDP_CUDA_CHECK(cudaMemcpyAsync(device + byte_of(k0), out, byte_of(k1) - byte_of(k0), cudaMemcpyHostToDevice,
+                                   upload_stream()));
+    copied[s].record(upload_stream());
+  }
+  GDP_CUDA_CHECK(cudaStreamSynchronize(upload_stream()));
 }
 
 }  // namespace
@@ -113,32 +168,21 @@ struct DeviceChunk {
   cuda::DeviceArray<long long> offset;
   cuda::DeviceArray<int> length;
 
-  void upload(Layout&& l) {
+  void upload(Layout&& l, const std::vector<Residues>& targets, int pad) {
     layout = std::move(l);
-    GDP_CUDA_CHECK(cudaMemcpy(letters.reserve(std::max<std::size_t>(layout.letters.size(), 1), "cudaMalloc (database)"),
-                              layout.letters.data(), layout.letters.size(), cudaMemcpyHostToDevice));
-    GDP_CUDA_CHECK(cudaMemcpy(offset.reserve(layout.offset.size()), layout.offset.data(),
-                              layout.offset.size() * sizeof(long long), cudaMemcpyHostToDevice));
-    GDP_CUDA_CHECK(cudaMemcpy(length.reserve(layout.length.size()), layout.length.data(),
-                              layout.length.size() * sizeof(int), cudaMemcpyHostToDevice));
+    upload_letters(layout, targets, pad,
+                   letters.reserve(std::max<std::size_t>(layout.bytes(), 1), "cudaMalloc (database)"));
+    GDP_CUDA_CHECK(cudaMemcpyAsync(offset.reserve(layout.offset.size()), layout.offset.data(),
+                                   layout.offset.size() * sizeof(long long), cudaMemcpyHostToDevice, upload_stream()));
+    GDP_CUDA_CHECK(cudaMemcpyAsync(length.reserve(layout.length.size()), layout.length.data(),
+                                   layout.length.size() * sizeof(int), cudaMemcpyHostToDevice, upload_stream()));
+    GDP_CUDA_CHECK(cudaStreamSynchronize(upload_stream()));
   }
 };
 }  // namespace batch
 
 namespace {
 using batch::DeviceChunk;
-
-// Device memory kept between calls: the work arrays, which only grow.
-struct BatchWorkspace {
-  cuda::DeviceArray<std::int8_t> profile;
-  cuda::DeviceArray<unsigned> bottom;
-  cuda::DeviceArray<int> score, counter;
-  cuda::DeviceArray<int4> end;
-};
-BatchWorkspace& workspace() {
-  static BatchWorkspace w;
-  return w;
-}
 
 std::vector<std::int8_t> make_profile(Residues q, const ScoringScheme& s, int rows_padded) {
   std::vector<std::int8_t> prof(static_cast<std::size_t>(s.dim + 1) * static_cast<std::size_t>(rows_padded),
@@ -149,10 +193,11 @@ std::vector<std::int8_t> make_profile(Residues q, const ScoringScheme& s, int ro
   return prof;
 }
 
-// Launches `kernel` (Params, then `extra`) on as many blocks as fit, at
-// most one warp a bundle, and times it.
+// Queues `kernel` (Params, then `extra`) on as many blocks as fit, at most
+// one warp a bundle, timed by `timer`.
 template <class... Extra>
-void launch(void (*kernel)(Params, Extra...), const Params& p, std::size_t shared, int device, Extra... extra) {
+void launch(void (*kernel)(Params, Extra...), const Params& p, std::size_t shared, int device,
+            cuda::KernelTimer& timer, Extra... extra) {
   GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
   int fit = 0;
   GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, inter::kBlockThreads, shared));
@@ -164,18 +209,29 @@ void launch(void (*kernel)(Params, Extra...), const Params& p, std::size_t share
   const long long warps_a_block = inter::kBlockThreads / inter::kWarp;
   const int blocks = static_cast<int>(std::min<long long>(static_cast<long long>(fit) * sms,
                                                           (bundles + warps_a_block - 1) / warps_a_block));
-  GDP_CUDA_CHECK(cudaMemset(p.next_bundle, 0, sizeof(int)));
-  cuda::KernelTimer timer;
+  GDP_CUDA_CHECK(cudaMemsetAsync(p.next_bundle, 0, sizeof(int), 0));
   timer.start();
   kernel<<<blocks, inter::kBlockThreads, shared>>>(p, extra...);
   GDP_CUDA_CHECK(cudaGetLastError());
-  add_gpu_kernel_time(timer.stop_seconds(), false);
+  timer.stop();
   ++gpu_stats_counters().passes;
 }
 
-// One chunk through one kernel; results[target] filled.
-void run_chunk(Residues q, const DeviceChunk& c, const ScoringScheme& scheme, const Shape& shape, int device,
-               std::vector<PassResult>& results, std::vector<std::int64_t>& overflowed) {
+// A query's kernel over a chunk, queued with the copy of its results into
+// pinned memory; collected while the next query's kernel runs.
+struct InFlight {
+  cuda::KernelTimer timer;
+  cuda::Event copied;
+  cuda::PinnedArray<int> scores;  // score16's, two a pair
+  cuda::PinnedArray<int4> ends;   // score32's
+};
+InFlight& in_flight(std::size_t k) {
+  static InFlight slots[2];
+  return slots[k % 2];
+}
+
+void enqueue(Residues q, const DeviceChunk& c, const ScoringScheme& scheme, const Shape& shape, int device,
+             InFlight& f) {
   BatchWorkspace& w = workspace();
   const Layout& l = c.layout;
   const std::int64_t m = static_cast<std::int64_t>(q.size());
@@ -186,7 +242,9 @@ void run_chunk(Residues q, const DeviceChunk& c, const ScoringScheme& scheme, co
   const int passes = static_cast<int>((m + tall - 1) / tall);
   const int rows_padded = passes * tall;
   const auto prof = make_profile(q, scheme, rows_padded);
-  GDP_CUDA_CHECK(cudaMemcpy(w.profile.reserve(prof.size()), prof.data(), prof.size(), cudaMemcpyHostToDevice));
+  // From pageable memory: staged at once, copied in stream order (after the
+  // kernel before it, which reads the profile at its start).
+  GDP_CUDA_CHECK(cudaMemcpyAsync(w.profile.reserve(prof.size()), prof.data(), prof.size(), cudaMemcpyHostToDevice, 0));
 
   Params p{};
   p.profile = w.profile.get();
@@ -194,49 +252,67 @@ void run_chunk(Residues q, const DeviceChunk& c, const ScoringScheme& scheme, co
   p.group = group, p.passes = passes;
   p.letters = c.letters.get(), p.offset = c.offset.get(), p.length = c.length.get();
   p.pairs = static_cast<int>(l.offset.size());
-  const std::size_t columns = l.letters.size() / (c.pairs16 ? 2 : 1);
-  p.bottom = passes > 1 ? w.bottom.reserve(2 * columns, "cudaMalloc (pass edges)") : nullptr;
+  p.bottom = passes > 1 ? w.bottom.reserve(2 * static_cast<std::size_t>(l.columns), "cudaMalloc (pass edges)") : nullptr;
   p.next_bundle = w.counter.reserve(1);
   const GapCosts g = gap_costs(scheme);
   p.costs = {scheme.gap_open, g.open_extend, g.extend, shape.free_top ? 1 : 0, shape.left_open};
   p.overflow_at = 32767 - scheme.max_abs_score();
   const std::size_t shared = prof.size();
-
+  const std::size_t pairs = l.offset.size();
   if (c.pairs16) {
-    p.score = w.score.reserve(2 * l.offset.size());
-    launch(inter::score16<kRows16>, p, shared, device);
-    std::vector<int> scores(2 * l.offset.size());
-    GDP_CUDA_CHECK(cudaMemcpy(scores.data(), p.score, scores.size() * sizeof(int), cudaMemcpyDeviceToHost));
-    for (std::size_t k = 0; k < l.offset.size(); ++k)
-      for (int half = 0; half < 2; ++half) {
-        const std::int64_t t = half ? l.second[k] : l.first[k];
-        if (t < 0) continue;
-        const int s = scores[2 * k + static_cast<std::size_t>(half)];
-        if (s >= p.overflow_at) overflowed.push_back(t);
-        results[static_cast<std::size_t>(t)] = {s, 0, 0};
-      }
+    p.score = w.score.reserve(2 * pairs);
+    launch(inter::score16<kRows16>, p, shared, device, f.timer);
+    GDP_CUDA_CHECK(cudaMemcpyAsync(f.scores.reserve(2 * pairs), p.score, 2 * pairs * sizeof(int),
+                                   cudaMemcpyDeviceToHost, 0));
+  } else {
+    p.end = w.end.reserve(pairs);
+    if (shape.local)
+      launch(inter::score32<kRows32, true>, p, shared, device, f.timer, shape.end);
+    else
+      launch(inter::score32<kRows32, false>, p, shared, device, f.timer, shape.end);
+    GDP_CUDA_CHECK(cudaMemcpyAsync(f.ends.reserve(pairs), p.end, pairs * sizeof(int4), cudaMemcpyDeviceToHost, 0));
+  }
+  f.copied.record();
+}
+
+// Waits for f's results and files them under their targets; the targets
+// whose 16-bit scores reached the bound go to `overflowed`.
+void collect(const DeviceChunk& c, const ScoringScheme& scheme, InFlight& f, std::vector<PassResult>& results,
+             std::vector<std::int64_t>& overflowed) {
+  f.copied.wait();
+  add_gpu_kernel_time(f.timer.seconds(), false);
+  const Layout& l = c.layout;
+  if (!c.pairs16) {
+    for (std::size_t k = 0; k < l.offset.size(); ++k) {
+      const int4 e = f.ends.get()[k];
+      results[static_cast<std::size_t>(l.first[k])] = {e.x, e.y, e.z};
+    }
     return;
   }
-  p.end = w.end.reserve(l.offset.size());
-  if (shape.local)
-    launch(inter::score32<kRows32, true>, p, shared, device, shape.end);
-  else
-    launch(inter::score32<kRows32, false>, p, shared, device, shape.end);
-  std::vector<int4> ends(l.offset.size());
-  GDP_CUDA_CHECK(cudaMemcpy(ends.data(), p.end, ends.size() * sizeof(int4), cudaMemcpyDeviceToHost));
-  for (std::size_t k = 0; k < ends.size(); ++k)
-    results[static_cast<std::size_t>(l.first[k])] = {ends[k].x, ends[k].y, ends[k].z};
+  const int overflow_at = 32767 - scheme.max_abs_score();
+  for (std::size_t k = 0; k < l.offset.size(); ++k)
+    for (int half = 0; half < 2; ++half) {
+      const std::int64_t t = half ? l.second[k] : l.first[k];
+      if (t < 0) continue;
+      const int s = f.scores.get()[2 * k + static_cast<std::size_t>(half)];
+      if (s >= overflow_at) overflowed.push_back(t);
+      results[static_cast<std::size_t>(t)] = {s, 0, 0};
+    }
 }
 
 // The targets' indices by length, longest first (ties in input order),
-// those of length 0 left out.
+// those of length 0 left out: a counting sort (lengths are at most
+// kBatchMaxTarget).
 std::vector<std::int64_t> by_length(const std::vector<Residues>& targets) {
-  std::vector<std::int64_t> sorted;
+  std::vector<std::size_t> start(kBatchMaxTarget + 2, 0);
+  for (const Residues& t : targets) ++start[kBatchMaxTarget - t.size()];
+  for (std::size_t k = 0, sum = 0; k < start.size(); ++k) sum += std::exchange(start[k], sum);
+  std::vector<std::int64_t> sorted(targets.size());
   for (std::size_t t = 0; t < targets.size(); ++t)
-    if (!targets[t].empty()) sorted.push_back(static_cast<std::int64_t>(t));
-  std::stable_sort(sorted.begin(), sorted.end(), [&](std::int64_t a, std::int64_t b) {
-    return targets[static_cast<std::size_t>(a)].size() > targets[static_cast<std::size_t>(b)].size();
-  });
+    sorted[start[kBatchMaxTarget - targets[t].size()]++] = static_cast<std::int64_t>(t);
+  std::size_t nonempty = 0;
+  while (nonempty < sorted.size() && !targets[static_cast<std::size_t>(sorted[nonempty])].empty()) ++nonempty;
+  sorted.resize(nonempty);
   return sorted;
 }
 
@@ -246,23 +322,33 @@ struct Request {
   std::int64_t chunk_residues;
   Progress* progress;
 };
+using Results = std::vector<PassResult>;
 
-// Every target through the kernel of `pairs16`, chunk by chunk; the whole
-// database's chunk stays in `cached` (when given) for the next query.
-void score_all(Residues q, const std::vector<Residues>& targets, const ScoringScheme& scheme, const Request& r,
-               bool pairs16, DeviceChunk* cached, std::vector<PassResult>& results,
-               std::vector<std::int64_t>& overflowed) {
-  if (cached && cached->loaded) {
-    run_chunk(q, *cached, scheme, r.shape, r.device, results, overflowed);
-    if (r.progress) r.progress->add(static_cast<std::uint64_t>(cached->layout.residues) * q.size());
-    return;
-  }
+// Each query against every target through the kernel of `pairs16`, into
+// results[k] (sized to the targets), and the targets whose 16-bit scores
+// reached the bound into overflowed[k]. A database that fits in one chunk
+// goes to `cached` (when given) and stays for later calls; one that does not
+// is streamed, each chunk uploaded once for all the queries.
+void score_all(std::span<const Residues> queries, const std::vector<Residues>& targets, const ScoringScheme& scheme,
+               const Request& r, bool pairs16, DeviceChunk* cached, std::vector<Results>& results,
+               std::vector<std::vector<std::int64_t>>& overflowed) {
+  // Query k's kernel queued before query k - 1's results are filed.
+  auto run_queries = [&](const DeviceChunk& chunk) {
+    for (std::size_t k = 0; k <= queries.size(); ++k) {
+      if (k < queries.size()) enqueue(queries[k], chunk, scheme, r.shape, r.device, in_flight(k));
+      if (k == 0) continue;
+      collect(chunk, scheme, in_flight(k - 1), results[k - 1], overflowed[k - 1]);
+      if (r.progress) r.progress->add(static_cast<std::uint64_t>(chunk.layout.residues) * queries[k - 1].size());
+    }
+  };
+  if (cached && cached->loaded) return run_queries(*cached);
   const std::vector<std::int64_t> sorted = by_length(targets);
   std::int64_t budget = r.chunk_residues;
   if (budget <= 0) {
     std::size_t free_bytes = 0, total_bytes = 0;
     GDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    budget = static_cast<std::int64_t>(free_bytes / 4 / 10);  // about 10 bytes a residue with the pass edges
+    // About 10 bytes a residue with the pass edges; two chunks when streamed.
+    budget = static_cast<std::int64_t>(free_bytes / 8 / 10);
   }
   std::vector<std::size_t> bounds{0};
   for (std::size_t k = 0, residues = 0; k < sorted.size(); ++k) {
@@ -271,16 +357,28 @@ void score_all(Residues q, const std::vector<Residues>& targets, const ScoringSc
     if (residues >= static_cast<std::size_t>(budget) && pair_done && k + 1 < sorted.size()) bounds.push_back(k + 1), residues = 0;
   }
   bounds.push_back(sorted.size());
-  const bool whole = bounds.size() == 2 && cached;
-  DeviceChunk streamed;
-  DeviceChunk& chunk = whole ? *cached : streamed;
-  chunk.pairs16 = pairs16;
-  for (std::size_t b = 0; b + 1 < bounds.size(); ++b) {
-    chunk.upload(lay_out(sorted, bounds[b], bounds[b + 1], targets, pairs16, scheme.dim));
-    run_chunk(q, chunk, scheme, r.shape, r.device, results, overflowed);
-    if (r.progress) r.progress->add(static_cast<std::uint64_t>(chunk.layout.residues) * q.size());
+  if (bounds.size() == 2 && cached) {  // it fits: it stays
+    cached->pairs16 = pairs16;
+    cached->upload(lay_out(sorted, 0, sorted.size(), targets, pairs16), targets, scheme.dim);
+    cached->loaded = true;
+    return run_queries(*cached);
   }
-  chunk.loaded = whole;
+  // Streamed: chunk b + 1 is laid out and uploaded (by another thread, on
+  // the upload stream) while chunk b's kernels run.
+  DeviceChunk streamed[2];
+  auto upload = [&](std::size_t b) {
+    GDP_CUDA_CHECK(cudaSetDevice(r.device));
+    DeviceChunk& c = streamed[b % 2];
+    c.pairs16 = pairs16;
+    c.upload(lay_out(sorted, bounds[b], bounds[b + 1], targets, pairs16), targets, scheme.dim);
+  };
+  upload(0);
+  for (std::size_t b = 0; b + 1 < bounds.size(); ++b) {
+    std::future<void> next;
+    if (b + 2 < bounds.size()) next = std::async(std::launch::async, upload, b + 1);
+    run_queries(streamed[b % 2]);
+    if (next.valid()) next.get();
+  }
 }
 
 }  // namespace
@@ -299,28 +397,39 @@ bool batch_can_score_cuda(std::int64_t m, const ScoringScheme& scheme) {
   return m > 0 && static_cast<std::size_t>(rows_padded) * static_cast<std::size_t>(scheme.dim + 1) <= kMaxProfileBytes;
 }
 
-void batch_score_cuda(Residues q, const std::vector<Residues>& targets, const ScoringScheme& scheme, const Shape& shape,
-                      bool ends, int device, std::int64_t chunk_residues, Progress* progress,
-                      BatchDatabase::Chunks*& chunks, std::vector<PassResult>& results) {
-  if (!batch_can_score_cuda(static_cast<std::int64_t>(q.size()), scheme))
-    throw RunError("this query or scoring is not supported by the GPU database search");
+void batch_score_cuda(std::span<const Residues> queries, const std::vector<Residues>& targets,
+                      const ScoringScheme& scheme, const Shape& shape, bool ends, int device,
+                      std::int64_t chunk_residues, Progress* progress, BatchDatabase::Chunks*& chunks,
+                      const BatchDone& done) {
+  for (const Residues& q : queries)
+    if (!batch_can_score_cuda(static_cast<std::int64_t>(q.size()), scheme))
+      throw RunError("this query or scoring is not supported by the GPU database search");
   GDP_CUDA_CHECK(cudaSetDevice(device));
   if (!chunks) chunks = new BatchDatabase::Chunks;
-  for (std::size_t t = 0; t < targets.size(); ++t)
-    if (targets[t].empty()) results[t] = score_pass_scalar(q, targets[t], scheme, shape);
-  std::vector<std::int64_t> overflowed;
   const bool sixteen = shape.local && shape.end == End::anywhere && !ends;
+  std::vector<Results> results(queries.size(), Results(targets.size()));
+  std::vector<std::vector<std::int64_t>> overflowed(queries.size());
   const Request r{shape, device, chunk_residues, progress};
-  score_all(q, targets, scheme, r, sixteen, sixteen ? &chunks->sixteen : &chunks->thirty_two, results, overflowed);
-  if (overflowed.empty()) return;
-  // The scores that reached the 16-bit bound, again in 32 bits.
-  std::vector<Residues> again;
-  for (std::int64_t t : overflowed) again.push_back(targets[static_cast<std::size_t>(t)]);
-  std::vector<PassResult> redone(again.size());
-  std::vector<std::int64_t> none;
-  score_all(q, again, scheme, {shape, device, chunk_residues, nullptr}, false, nullptr, redone, none);
-  for (std::size_t k = 0; k < overflowed.size(); ++k) results[static_cast<std::size_t>(overflowed[k])] = redone[k];
-  gpu_stats_counters().overflow_reruns += static_cast<int>(overflowed.size());
+  score_all(queries, targets, scheme, r, sixteen, sixteen ? &chunks->sixteen : &chunks->thirty_two, results,
+            overflowed);
+  for (std::size_t k = 0; k < queries.size(); ++k) {
+    for (std::size_t t = 0; t < targets.size(); ++t)
+      if (targets[t].empty()) results[k][t] = score_pass_scalar(queries[k], targets[t], scheme, shape);
+    if (!overflowed[k].empty()) {
+      // The scores that reached the 16-bit bound, again in 32 bits.
+      std::vector<Residues> again;
+      for (std::int64_t t : overflowed[k]) again.push_back(targets[static_cast<std::size_t>(t)]);
+      std::vector<Results> redone(1, Results(again.size()));
+      std::vector<std::vector<std::int64_t>> none(1);
+      score_all(queries.subspan(k, 1), again, scheme, {shape, device, chunk_residues, nullptr}, false, nullptr,
+                redone, none);
+      for (std::size_t x = 0; x < overflowed[k].size(); ++x)
+        results[k][static_cast<std::size_t>(overflowed[k][x])] = redone[0][x];
+      gpu_stats_counters().overflow_reruns += static_cast<int>(overflowed[k].size());
+    }
+    done(k, results[k]);
+    results[k] = {};
+  }
 }
 
 }  // namespace gdp::pairwise
