@@ -26,6 +26,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-gpu}
 [ -x "$build/gpu-sw" ] || { echo "gpu-sanitize: $build/gpu-sw missing: build first" >&2; exit 2; }
+command -v compute-sanitizer >/dev/null || export PATH=$PATH:/usr/local/cuda/bin
+command -v compute-sanitizer >/dev/null || { echo "gpu-sanitize: compute-sanitizer missing" >&2; exit 2; }
 [ -d .deps/root ] && export LD_LIBRARY_PATH=$PWD/.deps/root/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 work=$(mktemp -d)
 gen=scripts/bench/make_fasta.py
@@ -73,7 +75,7 @@ san() {  # tool, then the command (which writes its timing report to $work/r.jso
     echo "clean  $tool: $*"
   else
     echo "FAILED $tool: $*"
-    grep -m5 -E "ERROR|Hazard|hazard|Race" "$work/out"
+    grep -m5 -E "ERROR|Hazard|hazard|Race" "$work/out" || tail -3 "$work/out"
     failed=1
   fi
 }

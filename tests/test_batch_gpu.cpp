@@ -131,7 +131,7 @@ TEST_CASE("GPU database search streamed in chunks equals one that fits", "[gpu][
   }
 }
 
-TEST_CASE("align_all through the database-search kernels equals the CPU's", "[gpu][pairwise][batch]") {
+TEST_CASE("align_all through the database-search kernels equals the CPU's, streamed or not", "[gpu][pairwise][batch]") {
   if (test::skip_without_gpu()) return;
   std::mt19937 rng(21);
   const ScoringScheme s = test::protein_scheme();
@@ -148,18 +148,22 @@ TEST_CASE("align_all through the database-search kernels equals the CPU's", "[gp
         Options gpu = cpu;
         gpu.backend = Backend::gpu, gpu.min_batch_cells = 0;
         const auto want = align_all(queries, targets, s, cpu, top);
-        const auto got = align_all(queries, targets, s, gpu, top);
-        INFO("mode " << to_string(mode) << (score_only ? ", score only" : "") << ", top " << top);
-        REQUIRE(got.size() == want.size());
-        for (std::size_t k = 0; k < got.size(); ++k) {
-          REQUIRE(got[k].query == want[k].query);
-          REQUIRE(got[k].target == want[k].target);
-          REQUIRE(got[k].alignment.score == want[k].alignment.score);
-          REQUIRE(got[k].alignment.query_end == want[k].alignment.query_end);
-          REQUIRE(got[k].alignment.target_end == want[k].alignment.target_end);
-          if (!score_only)
-            REQUIRE(rescore(got[k].alignment, queries[got[k].query], targets[got[k].target], s) ==
-                    got[k].alignment.score);
+        for (const long long chunk : {0LL, 2000LL}) {  // 2000: the targets streamed in chunks
+          gpu.tuning.db_chunk_residues = chunk;
+          const auto got = align_all(queries, targets, s, gpu, top);
+          INFO("mode " << to_string(mode) << (score_only ? ", score only" : "") << ", top " << top << ", chunk "
+                       << chunk);
+          REQUIRE(got.size() == want.size());
+          for (std::size_t k = 0; k < got.size(); ++k) {
+            REQUIRE(got[k].query == want[k].query);
+            REQUIRE(got[k].target == want[k].target);
+            REQUIRE(got[k].alignment.score == want[k].alignment.score);
+            REQUIRE(got[k].alignment.query_end == want[k].alignment.query_end);
+            REQUIRE(got[k].alignment.target_end == want[k].alignment.target_end);
+            if (!score_only)
+              REQUIRE(rescore(got[k].alignment, queries[got[k].query], targets[got[k].target], s) ==
+                      got[k].alignment.score);
+          }
         }
       }
 }

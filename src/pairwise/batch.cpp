@@ -12,6 +12,7 @@
 #include "core/progress.hpp"
 #include "pairwise/batch_gpu.hpp"
 #include "pairwise/cpu/passes.hpp"
+#include "pairwise/cpu/score_lanes.hpp"
 #include "pairwise/modes.hpp"
 #include "pairwise/pairwise.hpp"
 
@@ -33,6 +34,60 @@ void align_on_cpu(std::vector<Hit*>& hits, const std::vector<Residues>& queries,
     Hit& h = *hits[static_cast<std::size_t>(k)];
     h.alignment = align(queries[h.query], targets[h.target], scheme, one);
   });
+}
+
+// Local score passes of queries with many hits on the CPU lanes
+// (cpu/score_lanes.hpp), kScoreLanes targets of like length at once, the
+// groups spread over the threads; a lane that reaches the 16-bit bound is
+// rescored by the oracle. Returns the hits left (other queries and shapes,
+// empty or long targets).
+std::vector<Hit*> score_on_lanes(std::vector<Hit*>& hits, const std::vector<Residues>& queries,
+                                 const std::vector<Residues>& targets, const ScoringScheme& scheme, const Options& o) {
+  const Shape shape = shape_of(o.mode, scheme);
+  if (!o.score_only || !score_lanes_can_run(scheme, shape)) return hits;
+  const std::size_t longest = score_lanes_max_target(scheme);
+  auto fits = [&](const Hit* h) {
+    const std::size_t n = targets[h->target].size();
+    return !queries[h->query].empty() && n > 0 && n <= longest;
+  };
+  // Each query's hits that fit, longest target first (ties in hit order).
+  std::vector<Hit*> sorted, rest;
+  for (Hit* h : hits) (fits(h) ? sorted : rest).push_back(h);
+  std::stable_sort(sorted.begin(), sorted.end(), [&](const Hit* a, const Hit* b) {
+    return a->query != b->query ? a->query < b->query : targets[a->target].size() > targets[b->target].size();
+  });
+  // Groups of up to kScoreLanes hits of one query; a query with fewer than
+  // half a group runs faster a pair a thread.
+  std::vector<std::pair<std::size_t, std::size_t>> groups;
+  for (std::size_t begin = 0, end = 0; begin < sorted.size(); begin = end) {
+    for (end = begin; end < sorted.size() && sorted[end]->query == sorted[begin]->query;) ++end;
+    if (end - begin < kScoreLanes / 2) {
+      rest.insert(rest.end(), sorted.begin() + static_cast<std::ptrdiff_t>(begin),
+                  sorted.begin() + static_cast<std::ptrdiff_t>(end));
+      continue;
+    }
+    for (std::size_t g = begin; g < end; g += kScoreLanes) groups.emplace_back(g, std::min(end, g + kScoreLanes));
+  }
+  parallel_for(static_cast<std::int64_t>(groups.size()), o.threads, [&](std::int64_t k) {
+    const auto [begin, end] = groups[static_cast<std::size_t>(k)];
+    const Residues q = queries[sorted[begin]->query];
+    Residues lane_targets[kScoreLanes];
+    PassResult results[kScoreLanes];
+    bool overflowed[kScoreLanes];
+    std::uint64_t cells = 0;
+    for (std::size_t x = begin; x < end; ++x) {
+      lane_targets[x - begin] = targets[sorted[x]->target];
+      cells += q.size() * lane_targets[x - begin].size();
+    }
+    score_lanes(q, std::span<const Residues>(lane_targets, end - begin), scheme, results, overflowed);
+    for (std::size_t x = begin; x < end; ++x) {
+      PassResult r = results[x - begin];
+      if (overflowed[x - begin]) r = score_pass_scalar(q, lane_targets[x - begin], scheme, shape);
+      sorted[x]->alignment = score_only_alignment(r, o.mode);
+    }
+    if (o.progress) o.progress->add(cells);
+  });
+  return rest;
 }
 
 // Score passes of each query's hits against the targets `db` takes, where
@@ -89,7 +144,8 @@ void align_pairs(std::vector<Hit>& hits, const std::vector<Residues>& queries, c
   Options cpu = o;
   if (cpu.backend == Backend::gpu) cpu.backend = cpu.threads > 1 ? Backend::cpu_openmp : Backend::cpu_scalar;
   if (cpu.backend == Backend::cpu_scalar) cpu.threads = 1;
-  align_on_cpu(small, queries, targets, scheme, cpu);
+  std::vector<Hit*> rest = score_on_lanes(small, queries, targets, scheme, cpu);
+  align_on_cpu(rest, queries, targets, scheme, cpu);
 }
 
 // The scores of the pairs of groups [g0, g1), each group's in its order
@@ -182,7 +238,7 @@ void align_each_query(const std::vector<Residues>& queries, const std::vector<Re
   std::optional<BatchDatabase> db;
   std::uint64_t covered_residues = 0;
   if (o.backend == Backend::gpu) {
-    db.emplace(targets, scheme, o.device, o.batch_chunk_residues);
+    db.emplace(targets, scheme, o.device, o.tuning.db_chunk_residues);
     for (std::size_t t = 0; t < targets.size(); ++t)
       if (db->covers(t)) covered_residues += targets[t].size();
   }

@@ -31,7 +31,7 @@ GpuTuning tuning_for(const KernelVariant& v, GpuTuning base) {
   return base;
 }
 
-const std::array<TuneKey<GpuTuning>, 8> gpu_tune_keys{{
+const std::array<TuneKey<GpuTuning>, 9> gpu_tune_keys{{
     {"kernel", "a score kernel by name (sw_striped_s32_c8, sw_striped_s16_diag_c64, ...)",
      [](GpuTuning& t, std::string_view v) {
        for (const KernelVariant& k : kVariants)
@@ -64,6 +64,8 @@ const std::array<TuneKey<GpuTuning>, 8> gpu_tune_keys{{
      [](GpuTuning& t, std::string_view v) { t.max_slots = tune_int("max_slots", v, 0, 1LL << 40); }},
     {"piece_columns", "target columns a launch",
      [](GpuTuning& t, std::string_view v) { t.piece_columns = tune_int("piece_columns", v, 0, 1LL << 40); }},
+    {"db_chunk", "target residues a database-search chunk on the device",
+     [](GpuTuning& t, std::string_view v) { t.db_chunk_residues = tune_int("db_chunk", v, 0, 1LL << 40); }},
 }};
 
 }  // namespace gdp::pairwise

@@ -42,6 +42,9 @@ struct GpuTuning {
   Kernel16 kernel16 = Kernel16::choose;
   // > 0: blocks an SM, at most what fits; 0: as many as the wavefront keeps busy.
   int blocks_per_sm = 0;
+  // > 0: the database search holds at most this many target residues a
+  // chunk on the device, so that a database that would fit is streamed.
+  long long db_chunk_residues = 0;
 };
 
 // The score kernels, each by a systematic name: sw_striped_s32_c8 (the
@@ -59,6 +62,6 @@ std::span<const KernelVariant> kernel_variants();
 GpuTuning tuning_for(const KernelVariant& v, GpuTuning base = {});
 
 // The keys of gpu-sw's --tune.
-extern const std::array<TuneKey<GpuTuning>, 8> gpu_tune_keys;
+extern const std::array<TuneKey<GpuTuning>, 9> gpu_tune_keys;
 
 }  // namespace gdp::pairwise

@@ -62,9 +62,6 @@ struct Options {
   // passes go to the database-search kernels (batch_gpu.hpp) when its
   // cells against the targets they take reach this; tests set 0.
   std::int64_t min_batch_cells = std::int64_t{1} << 26;
-  // For gpu: the most target residues a database-search chunk holds on the
-  // device (0: chosen from the free memory); tests set less to stream.
-  std::int64_t batch_chunk_residues = 0;
 };
 
 // What the GPU passes of this process did so far.

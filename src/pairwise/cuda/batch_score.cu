@@ -1,7 +1,8 @@
 // The host side of database search on the GPU (inter_pair.cuh's kernels):
 // targets sorted by length, longest first, laid out in chunks that fit the
 // device; the query's profile; the group size G chosen by the query's
-// length; local score-only passes in 16 bits, the pairs whose scores reach
+// length and the chunk's (few long targets want more lanes a pair to fill
+// the device); local score-only passes in 16 bits, the pairs whose scores reach
 // the 16-bit bound again in 32 bits, everything else (end cells, the other
 // modes) in 32 bits. A database that fits in one chunk stays on the device
 // for the next query.
@@ -29,21 +30,6 @@ using inter::Params;
 constexpr int kRows16 = 16;  // R of score16
 constexpr int kRows32 = 8;   // R of score32
 constexpr std::size_t kMaxProfileBytes = 160 * 1024;
-
-// The group size G for a query of m rows against targets of about n
-// columns, R rows a lane: the fewest cells computed, padding rows and the
-// G - 1 columns a group waits to fill and drain included.
-int choose_group(std::int64_t m, double n, int rows_a_lane) {
-  int best = 32;
-  double best_cost = 0;
-  for (int g : {4, 8, 16, 32}) {
-    const std::int64_t tall = static_cast<std::int64_t>(g) * rows_a_lane;
-    const std::int64_t passes = (m + tall - 1) / tall;
-    const double cost = static_cast<double>(passes * tall) * (n + g - 1);
-    if (g == 4 || cost < best_cost) best = g, best_cost = cost;
-  }
-  return best;
-}
 
 }  // namespace
 
@@ -184,6 +170,49 @@ struct DeviceChunk {
 namespace {
 using batch::DeviceChunk;
 
+// How many warps of `kernel` (kBlockThreads a block, `shared` bytes of
+// shared memory) the device holds at once.
+long long resident_warps(const void* kernel, std::size_t shared, int device) {
+  GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
+  int fit = 0, sms = 0;
+  GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, inter::kBlockThreads, shared));
+  GDP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return static_cast<long long>(fit) * (inter::kBlockThreads / inter::kWarp) * sms;
+}
+
+// What handing a pass's bottom row to the next pass costs a warp step, a
+// group of the warp (its first lane reads the row, its last one writes it,
+// each from a pair of its own), in steps: fitted to the search workload's
+// kernel times at each G (bench/RESULTS.md).
+constexpr double kPassEdgeCost = 0.03;
+
+// The group size G for a query of m rows against the chunk's pairs (longest
+// first, so that the last bundles to finish are short), R rows a lane: the
+// least time in warp steps, all bundles' steps spread over as many warps as
+// run at once, no more than there are bundles. Padding rows, the G - 1
+// steps a pass waits to fill and drain, the pass edges' traffic, and too
+// few bundles to fill the device (a small G on a database of few targets)
+// all count.
+int choose_group(std::int64_t m, const Layout& l, int rows_a_lane, const void* kernel, int dim, int device) {
+  int best = 32;
+  double best_time = 0;
+  for (int g : {4, 8, 16, 32}) {
+    const std::int64_t tall = static_cast<std::int64_t>(g) * rows_a_lane;
+    const std::int64_t passes = (m + tall - 1) / tall;
+    const std::size_t shared = static_cast<std::size_t>(passes * tall) * static_cast<std::size_t>(dim + 1);
+    const long long resident = resident_warps(kernel, shared, device);
+    if (resident == 0) continue;
+    const int groups = inter::kWarp / g;
+    const double step = passes > 1 ? 1 + kPassEdgeCost * groups : 1;
+    double total = 0, bundles = 0;
+    for (std::size_t k = 0; k < l.length.size(); k += static_cast<std::size_t>(groups), ++bundles)
+      total += static_cast<double>(passes) * (l.length[k] + g - 1) * step;  // a bundle's first pair is its longest
+    const double time = total / std::max(1.0, std::min(static_cast<double>(resident), bundles));
+    if (best_time == 0 || time < best_time) best = g, best_time = time;
+  }
+  return best;
+}
+
 std::vector<std::int8_t> make_profile(Residues q, const ScoringScheme& s, int rows_padded) {
   std::vector<std::int8_t> prof(static_cast<std::size_t>(s.dim + 1) * static_cast<std::size_t>(rows_padded),
                                 inter::kPadScore);
@@ -198,17 +227,12 @@ std::vector<std::int8_t> make_profile(Residues q, const ScoringScheme& s, int ro
 template <class... Extra>
 void launch(void (*kernel)(Params, Extra...), const Params& p, std::size_t shared, int device,
             cuda::KernelTimer& timer, Extra... extra) {
-  GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
-  int fit = 0;
-  GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, inter::kBlockThreads, shared));
-  if (fit == 0) throw RunError("the database-search kernel does not fit on this device (shared memory)");
-  int sms = 0;
-  GDP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const long long resident = resident_warps(reinterpret_cast<const void*>(kernel), shared, device);
+  if (resident == 0) throw RunError("the database-search kernel does not fit on this device (shared memory)");
   const int groups = inter::kWarp / p.group;
   const long long bundles = (p.pairs + groups - 1) / groups;
   const long long warps_a_block = inter::kBlockThreads / inter::kWarp;
-  const int blocks = static_cast<int>(std::min<long long>(static_cast<long long>(fit) * sms,
-                                                          (bundles + warps_a_block - 1) / warps_a_block));
+  const int blocks = static_cast<int>(std::min(resident / warps_a_block, (bundles + warps_a_block - 1) / warps_a_block));
   GDP_CUDA_CHECK(cudaMemsetAsync(p.next_bundle, 0, sizeof(int), 0));
   timer.start();
   kernel<<<blocks, inter::kBlockThreads, shared>>>(p, extra...);
@@ -236,8 +260,10 @@ void enqueue(Residues q, const DeviceChunk& c, const ScoringScheme& scheme, cons
   const Layout& l = c.layout;
   const std::int64_t m = static_cast<std::int64_t>(q.size());
   const int rows = c.pairs16 ? kRows16 : kRows32;
-  const double mean = static_cast<double>(l.residues) / static_cast<double>(l.pairs16 ? 2 * l.offset.size() : l.offset.size());
-  const int group = choose_group(m, mean, rows);
+  const void* kernel = c.pairs16      ? reinterpret_cast<const void*>(inter::score16<kRows16>)
+                       : shape.local ? reinterpret_cast<const void*>(inter::score32<kRows32, true>)
+                                     : reinterpret_cast<const void*>(inter::score32<kRows32, false>);
+  const int group = choose_group(m, l, rows, kernel, scheme.dim, device);
   const int tall = group * rows;
   const int passes = static_cast<int>((m + tall - 1) / tall);
   const int rows_padded = passes * tall;
