@@ -90,6 +90,7 @@ for tool in memcheck racecheck synccheck initcheck; do
   san "$tool" $sw --score-only --mode global --tune group=1 --tune max_slots=2 "$work/q.fa" "$work/t.fa"
   san "$tool" $sw "$work/a.fa" "$work/b.fa"
   san "$tool" $sw --score-only --top 5 "$work/q1100.fa" "$work/db.fa"
+  san "$tool" $sw --score-only --top 5 --tune db_chunk=20000 "$work/q1100.fa" "$work/db.fa"
   san "$tool" $sw --score-only "$work/q1100.fa" "$work/db.fa"
   san "$tool" $sw --score-only --mode semiglobal "$work/q1100.fa" "$work/db.fa"
   for cols in 8 16; do

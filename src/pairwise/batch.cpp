@@ -4,12 +4,14 @@
 // to the database-search kernels (batch_gpu.hpp), the large pairs to the
 // long-pair engine one after another, and the rest to the CPU threads.
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <optional>
 #include <stdexcept>
 
 #include "core/parallel_for.hpp"
 #include "core/progress.hpp"
+#include "core/worker_thread.hpp"
 #include "pairwise/batch_gpu.hpp"
 #include "pairwise/cpu/passes.hpp"
 #include "pairwise/cpu/score_lanes.hpp"
@@ -19,10 +21,12 @@
 namespace gdp::pairwise {
 namespace {
 
-// Pairs one after another, or in parallel with one thread a pair.
+// Pairs in parallel with one thread a pair where they fill at least half
+// the threads (the threads of one pair share its matrix's tiles, which
+// pays off only where the pair is large), else one after another.
 void align_on_cpu(std::vector<Hit*>& hits, const std::vector<Residues>& queries, const std::vector<Residues>& targets,
                   const ScoringScheme& scheme, Options o) {
-  const bool pairs_in_parallel = o.threads > 1 && hits.size() >= static_cast<std::size_t>(o.threads);
+  const bool pairs_in_parallel = o.threads > 1 && 2 * hits.size() >= static_cast<std::size_t>(o.threads);
   if (!pairs_in_parallel) {
     for (Hit* h : hits) h->alignment = align(queries[h->query], targets[h->target], scheme, o);
     return;
@@ -148,37 +152,54 @@ void align_pairs(std::vector<Hit>& hits, const std::vector<Residues>& queries, c
   align_on_cpu(rest, queries, targets, scheme, cpu);
 }
 
-// The scores of the pairs of groups [g0, g1), each group's in its order
-// (target by target, its queries in order for each): the batch kernels take
-// the queries' pairs against the targets `db` covers where they are many
-// enough cells, align_pairs the rest.
-std::vector<std::vector<int>> run_scores(std::size_t g0, std::size_t g1, std::size_t group,
-                                         const std::vector<Residues>& queries, const std::vector<Residues>& targets,
-                                         const ScoringScheme& scheme, const Options& o, BatchDatabase* db,
-                                         std::uint64_t covered_residues) {
-  std::vector<std::vector<int>> scores(g1 - g0, std::vector<int>(group * targets.size()));
+// The scores of the pairs of groups [g0, g1) into scores[g - g0], each
+// group's in its order (target by target, its queries in order for each):
+// the batch kernels take the queries' pairs against the targets `db` covers
+// where they are many enough cells (the longest queries first), align_pairs
+// the rest. ready(g) is called once group g's scores are all in: as soon as
+// its last query leaves the kernels where the kernels take all its pairs,
+// else at the end.
+void run_scores(std::size_t g0, std::size_t g1, std::size_t group, const std::vector<Residues>& queries,
+                const std::vector<Residues>& targets, const ScoringScheme& scheme, const Options& o,
+                BatchDatabase* db, std::vector<std::vector<int>>& scores,
+                const std::function<void(std::size_t)>& ready) {
+  scores.assign(g1 - g0, std::vector<int>(group * targets.size()));
   auto score_of = [&](std::size_t q, std::size_t t) -> int& {
     return scores[q / group - g0][t * group + q % group];
   };
-  std::vector<Residues> batch;
   std::vector<std::size_t> batch_query;
+  // A group whose pairs all go to the kernels is ready as its last query
+  // leaves them: `waiting` counts its queries still in there.
+  std::vector<bool> early(g1 - g0, db && db->covers_all());
+  std::vector<std::size_t> waiting(g1 - g0, group);
   std::vector<Hit> rest;
   for (std::size_t q = g0 * group; q < g1 * group; ++q) {
-    const auto cells = static_cast<std::int64_t>(queries[q].size() * covered_residues);
+    const auto cells = static_cast<std::int64_t>(db ? queries[q].size() * db->covered_residues() : 0);
     const bool batched = db && cells > 0 && cells >= o.min_batch_cells && db->can_score(queries[q]);
-    if (batched) batch.push_back(queries[q]), batch_query.push_back(q);
+    if (batched) batch_query.push_back(q);
     for (std::size_t t = 0; t < targets.size(); ++t)
       if (!batched || !db->covers(t)) rest.push_back({q, t, {}});
+    if (!batched) early[q / group - g0] = false;
   }
-  if (!batch.empty())
+  // The longest queries first, so that the work left once the kernels are
+  // done (the last group's kept hits) is the least.
+  std::stable_sort(batch_query.begin(), batch_query.end(),
+                   [&](std::size_t a, std::size_t b) { return queries[a].size() > queries[b].size(); });
+  if (!batch_query.empty()) {
+    std::vector<Residues> batch;
+    for (std::size_t q : batch_query) batch.push_back(queries[q]);
     db->score(batch, shape_of(o.mode, scheme), false, o.progress,
               [&](std::size_t k, const std::vector<PassResult>& r) {
+                const std::size_t q = batch_query[k];
                 for (std::size_t t = 0; t < targets.size(); ++t)
-                  if (db->covers(t)) score_of(batch_query[k], t) = r[t].score;
+                  if (db->covers(t)) score_of(q, t) = r[t].score;
+                if (early[q / group - g0] && --waiting[q / group - g0] == 0) ready(q / group);
               });
+  }
   align_pairs(rest, queries, targets, scheme, o);
   for (const Hit& h : rest) score_of(h.query, h.target) = h.alignment.score;
-  return scores;
+  for (std::size_t g = g0; g < g1; ++g)
+    if (!early[g - g0]) ready(g);
 }
 
 // The indices of the `keep` (at least 1) best scores, best first, ties in
@@ -195,6 +216,25 @@ std::vector<std::size_t> best_of(const std::vector<int>& scores, std::size_t kee
     if (scores[k] > cut || (scores[k] == cut && at_cut > 0 && at_cut--)) best.push_back(k);
   std::stable_sort(best.begin(), best.end(), [&](std::size_t a, std::size_t b) { return scores[a] > scores[b]; });
   return best;
+}
+
+// The kept hits of a ranked search finished: with score_only their end
+// cells (counted once already, in the score pass), else their alignments,
+// counted as `share` of the progress.
+void finish_kept(std::vector<Hit>& kept, const std::vector<Residues>& queries, const std::vector<Residues>& targets,
+                 const ScoringScheme& scheme, const Options& o, std::uint64_t share) {
+  if (o.score_only) {
+    Options ends = o;
+    ends.progress = nullptr;
+    align_pairs(kept, queries, targets, scheme, ends);
+    return;
+  }
+  std::uint64_t kept_cells = 0;
+  for (const Hit& h : kept) kept_cells += 2 * queries[h.query].size() * targets[h.target].size();
+  Progress part(o.progress, share, kept_cells);
+  Options rest = o;
+  rest.progress = &part;
+  align_pairs(kept, queries, targets, scheme, rest);
 }
 
 // Queries go in runs of at least this many pairs a thread, so that the
@@ -236,17 +276,12 @@ void align_each_query(const std::vector<Residues>& queries, const std::vector<Re
   // With the GPU the score passes of the whole search go to the batch
   // kernels (a database laid out once), scores alone where pairs are ranked.
   std::optional<BatchDatabase> db;
-  std::uint64_t covered_residues = 0;
-  if (o.backend == Backend::gpu) {
-    db.emplace(targets, scheme, o.device, o.tuning.db_chunk_residues);
-    for (std::size_t t = 0; t < targets.size(); ++t)
-      if (db->covers(t)) covered_residues += targets[t].size();
-  }
+  if (o.backend == Backend::gpu) db.emplace(targets, scheme, o.device, o.tuning.db_chunk_residues);
   const std::size_t run_pairs =
       rank_first && db ? kBatchRunPairs : kRunPairsPerThread * static_cast<std::size_t>(std::max(o.threads, 1));
   Options scores_only = o;
   scores_only.score_only = true;
-  std::vector<Hit> hits, kept;
+  std::vector<Hit> hits;
   for (std::size_t g0 = 0, g1 = 0; g0 < groups; g0 = g1) {
     const std::size_t run_groups = (run_pairs + group_pairs - 1) / std::max<std::size_t>(group_pairs, 1);
     g1 = std::min(groups, g0 + std::max<std::size_t>(1, run_groups));
@@ -266,34 +301,51 @@ void align_each_query(const std::vector<Residues>& queries, const std::vector<Re
       }
       continue;
     }
-    // Each group's `keep` best, best first, ties in the group's order.
-    kept.clear();
-    std::uint64_t run_kept_share = 0;
-    const std::vector<std::vector<int>> scores =
-        run_scores(g0, g1, group, queries, targets, scheme, scores_only, db ? &*db : nullptr, covered_residues);
-    std::vector<std::vector<std::size_t>> best(g1 - g0);
-    parallel_for(static_cast<std::int64_t>(g1 - g0), o.threads,
-                 [&](std::int64_t k) { best[static_cast<std::size_t>(k)] = best_of(scores[static_cast<std::size_t>(k)], keep); });
-    for (std::size_t g = g0; g < g1; ++g) {
-      for (std::size_t k : best[g - g0]) {
-        kept.push_back({g * group + k % group, k / group, {}});
-        kept.back().alignment.score = scores[g - g0][k];
+    // Each group's `keep` best, best first, ties in the group's order, kept
+    // and finished (end cells, or alignments), then handed to `done` in
+    // group order. With the GPU a worker thread does this as soon as a
+    // group's scores are in, while the kernels score the next queries.
+    std::vector<std::vector<int>> scores;
+    std::vector<std::vector<Hit>> kept(g1 - g0);
+    std::vector<bool> finished(g1 - g0, false);
+    std::size_t next_done = g0;
+    auto finish_groups = [&](std::vector<std::size_t>& ready) {
+      std::vector<std::vector<std::size_t>> best(ready.size());
+      parallel_for(static_cast<std::int64_t>(ready.size()), o.threads, [&](std::int64_t x) {
+        best[static_cast<std::size_t>(x)] = best_of(scores[ready[static_cast<std::size_t>(x)] - g0], keep);
+      });
+      std::vector<Hit> chosen;
+      std::uint64_t share = 0;
+      for (std::size_t x = 0; x < ready.size(); ++x) {
+        const std::size_t g = ready[x];
+        for (std::size_t k : best[x]) {
+          chosen.push_back({g * group + k % group, k / group, {}});
+          chosen.back().alignment.score = scores[g - g0][k];
+        }
+        share += kept_share[g];
       }
-      run_kept_share += kept_share[g];
-    }
-    if (o.score_only) {
-      Options ends = o;
-      ends.progress = nullptr;  // counted once, in the score pass
-      align_pairs(kept, queries, targets, scheme, ends);
+      finish_kept(chosen, queries, targets, scheme, o, share);
+      for (std::size_t x = 0; x < ready.size(); ++x) {
+        const auto mine = chosen.begin() + static_cast<std::ptrdiff_t>(x * keep);
+        kept[ready[x] - g0].assign(mine, mine + static_cast<std::ptrdiff_t>(keep));
+        finished[ready[x] - g0] = true;
+      }
+      for (; next_done < g1 && finished[next_done - g0]; ++next_done) {
+        done(kept[next_done - g0]);
+        kept[next_done - g0] = {};
+      }
+    };
+    if (db) {
+      WorkerThread<std::size_t> finisher(finish_groups);
+      run_scores(g0, g1, group, queries, targets, scheme, scores_only, &*db, scores,
+                 [&](std::size_t g) { finisher.push(g); });
+      finisher.finish();
     } else {
-      std::uint64_t kept_cells = 0;
-      for (const Hit& h : kept) kept_cells += 2 * queries[h.query].size() * targets[h.target].size();
-      Progress part(o.progress, run_kept_share, kept_cells);
-      Options rest = o;
-      rest.progress = &part;
-      align_pairs(kept, queries, targets, scheme, rest);
+      std::vector<std::size_t> ready;
+      run_scores(g0, g1, group, queries, targets, scheme, scores_only, nullptr, scores,
+                 [&](std::size_t g) { ready.push_back(g); });
+      finish_groups(ready);
     }
-    for (std::size_t g = g0; g < g1; ++g) done(std::span<const Hit>(kept).subspan((g - g0) * keep, keep));
   }
 }
 

@@ -9,13 +9,9 @@ namespace gdp::pairwise {
 
 BatchDatabase::BatchDatabase(const std::vector<Residues>& targets, const ScoringScheme& scheme, int device,
                              std::int64_t chunk_residues)
-    : covered_(targets.size(), false), scheme_(&scheme), device_(device), chunk_residues_(chunk_residues) {
+    : targets_(&targets), scheme_(&scheme), device_(device), chunk_residues_(chunk_residues) {
   for (std::size_t t = 0; t < targets.size(); ++t)
-    if (targets[t].size() <= kBatchMaxTarget) {
-      covered_[t] = true;
-      targets_.push_back(targets[t]);
-      index_.push_back(t);
-    }
+    if (covers(t)) ++covered_, covered_residues_ += targets[t].size();
 }
 
 BatchDatabase::~BatchDatabase() {
@@ -24,7 +20,7 @@ BatchDatabase::~BatchDatabase() {
 
 bool BatchDatabase::can_score(Residues query) const {
   if constexpr (have_cuda)
-    return !targets_.empty() && batch_can_score_cuda(static_cast<std::int64_t>(query.size()), *scheme_);
+    return covered_ > 0 && batch_can_score_cuda(static_cast<std::int64_t>(query.size()), *scheme_);
   else
     return false;
 }
@@ -32,12 +28,7 @@ bool BatchDatabase::can_score(Residues query) const {
 void BatchDatabase::score(std::span<const Residues> queries, const Shape& shape, bool ends, Progress* progress,
                           const BatchDone& done) {
   if constexpr (have_cuda) {
-    std::vector<PassResult> results(covered_.size());
-    batch_score_cuda(queries, targets_, *scheme_, shape, ends, device_, chunk_residues_, progress, chunks_,
-                     [&](std::size_t k, const std::vector<PassResult>& mine) {
-                       for (std::size_t t = 0; t < mine.size(); ++t) results[index_[t]] = mine[t];
-                       done(k, results);
-                     });
+    batch_score_cuda(queries, *targets_, *scheme_, shape, ends, device_, chunk_residues_, progress, chunks_, done);
   } else {
     throw RunError(no_cuda_message);
   }

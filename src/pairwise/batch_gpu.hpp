@@ -8,13 +8,11 @@
 #include <vector>
 
 #include "core/scoring.hpp"
+#include "pairwise/batch_layout.hpp"
 #include "pairwise/pairwise.hpp"
 #include "pairwise/shape.hpp"
 
 namespace gdp::pairwise {
-
-// Targets longer than this stay with the long-pair engine.
-inline constexpr std::size_t kBatchMaxTarget = std::size_t{1} << 16;
 
 // A query's score passes against every target: results[target].
 using BatchDone = std::function<void(std::size_t query, const std::vector<PassResult>& results)>;
@@ -25,31 +23,37 @@ using BatchDone = std::function<void(std::size_t query, const std::vector<PassRe
 class BatchDatabase {
  public:
   // chunk_residues: the most residues a device chunk holds; 0 chooses from
-  // the free device memory.
+  // the free device memory. `targets` and `scheme` must outlive it.
   BatchDatabase(const std::vector<Residues>& targets, const ScoringScheme& scheme, int device,
                 std::int64_t chunk_residues = 0);
   ~BatchDatabase();
   BatchDatabase(const BatchDatabase&) = delete;
   BatchDatabase& operator=(const BatchDatabase&) = delete;
 
-  bool covers(std::size_t target) const { return covered_[target]; }
+  // The targets it takes: those of up to batch::kMaxTarget letters
+  // (longer ones stay with the long-pair engine).
+  bool covers(std::size_t target) const { return (*targets_)[target].size() <= batch::kMaxTarget; }
+  bool covers_all() const { return covered_ == targets_->size(); }
+  std::uint64_t covered_residues() const { return covered_residues_; }
   // Whether the kernels take this query: a CUDA build, substitution scores
   // within int8, the query's profile within shared memory.
   bool can_score(Residues query) const;
   // The score passes of each query against each covered target, as
   // score_pass_scalar's: the same score, and with `ends` the same end cell
   // (else end_i and end_j are 0). done(k, results) gets query k's, by the
-  // search's target index (the targets not covered left as they were), as
-  // soon as they are all known. Adds the cells to `progress` as chunks
-  // finish. Throws RunError on a CUDA failure.
+  // search's target index (those of the targets not covered unspecified), as
+  // soon as they are all known, which is while the next query's kernels
+  // run: not always in query order (a query with 16-bit scores to redo comes
+  // after the others). Adds the cells to `progress` as chunks finish.
+  // Throws RunError on a CUDA failure.
   void score(std::span<const Residues> queries, const Shape& shape, bool ends, Progress* progress,
              const BatchDone& done);
 
   struct Chunks;  // the device side (batch_score.cu)
  private:
-  std::vector<Residues> targets_;  // the covered ones, in input order
-  std::vector<std::size_t> index_;  // their indices in the search's targets
-  std::vector<bool> covered_;
+  const std::vector<Residues>* targets_;
+  std::size_t covered_ = 0;
+  std::uint64_t covered_residues_ = 0;
   const ScoringScheme* scheme_;
   int device_;
   std::int64_t chunk_residues_;

@@ -100,7 +100,8 @@ std::vector<Hit> align_all(const std::vector<Residues>& queries,
                            const Options& options, std::size_t top_k = 0);
 
 // align_all's hits handed to `done` one query at a time, in query order,
-// as soon as that query's pairs are aligned.
+// as soon as that query's pairs are aligned. `done` may be called on a
+// thread other than the caller's (one call at a time).
 //
 // With group > 1 the queries come in groups of `group` in a row (queries.size()
 // a multiple of it) that are one result: `done` gets a group's hits, target

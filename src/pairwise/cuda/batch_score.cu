@@ -7,6 +7,7 @@
 // modes) in 32 bits. A database that fits in one chunk stays on the device
 // for the next query.
 #include <algorithm>
+#include <functional>
 #include <future>
 #include <span>
 #include <string>
@@ -18,6 +19,7 @@
 #include "core/error.hpp"
 #include "core/progress.hpp"
 #include "pairwise/batch_gpu.hpp"
+#include "pairwise/batch_layout.hpp"
 #include "pairwise/cpu/passes.hpp"
 #include "pairwise/cuda/gpu_pass.hpp"
 #include "pairwise/cuda/inter_pair.cuh"
@@ -25,76 +27,12 @@
 namespace gdp::pairwise {
 namespace {
 
+using batch::Layout;
 using inter::Params;
 
 constexpr int kRows16 = 16;  // R of score16
 constexpr int kRows32 = 8;   // R of score32
 constexpr std::size_t kMaxProfileBytes = 160 * 1024;
-
-}  // namespace
-
-// The targets of one chunk, laid out for one kernel (named: the database's
-// chunks hold them): pair k's letters start at column offset[k], one byte a
-// column, or two (first's, then second's) for pairs16.
-namespace batch {
-struct Layout {
-  bool pairs16 = false;
-  std::vector<long long> offset;
-  std::vector<int> length;
-  std::vector<std::int64_t> first, second;  // target indices a pair (second -1: none; only pairs16)
-  std::int64_t residues = 0;
-  long long columns = 0;
-  std::size_t bytes() const { return static_cast<std::size_t>(columns) * (pairs16 ? 2 : 1); }
-};
-
-}  // namespace batch
-
-namespace {
-using batch::Layout;
-
-Layout lay_out(const std::vector<std::int64_t>& sorted, std::size_t begin, std::size_t end,
-               const std::vector<Residues>& targets, bool pairs16) {
-  Layout l;
-  l.pairs16 = pairs16;
-  const std::size_t step = pairs16 ? 2 : 1;
-  for (std::size_t k = begin; k < end; k += step) {
-    const std::int64_t a = sorted[k], b = pairs16 && k + 1 < end ? sorted[k + 1] : -1;
-    const std::size_t na = targets[static_cast<std::size_t>(a)].size();
-    l.first.push_back(a);
-    l.second.push_back(b);
-    l.offset.push_back(l.columns);
-    l.length.push_back(static_cast<int>(na));
-    l.columns += static_cast<long long>(na);
-    l.residues += static_cast<std::int64_t>(na + (b >= 0 ? targets[static_cast<std::size_t>(b)].size() : 0));
-  }
-  return l;
-}
-
-// body(k) for k in [begin, end), spread over the cores in contiguous runs.
-template <class Body>
-void on_every_core(std::size_t begin, std::size_t end, Body&& body) {
-  const std::size_t workers = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
-  std::vector<std::thread> threads;
-  for (std::size_t w = 0; w < workers; ++w)
-    threads.emplace_back([&, w] {
-      const std::size_t count = end - begin;
-      for (std::size_t k = begin + count * w / workers; k < begin + count * (w + 1) / workers; ++k) body(k);
-    });
-  for (auto& t : threads) t.join();
-}
-
-// Pair k's letters at `out` (pad: the padding letter of a pair's shorter B).
-void write_letters(const Layout& l, std::size_t k, const std::vector<Residues>& targets, int pad, std::uint8_t* out) {
-  const Residues ta = targets[static_cast<std::size_t>(l.first[k])];
-  if (!l.pairs16) {
-    std::copy(ta.begin(), ta.end(), out);
-    return;
-  }
-  const Residues tb = l.second[k] >= 0 ? targets[static_cast<std::size_t>(l.second[k])] : Residues{};
-  std::size_t j = 0;
-  for (; j < tb.size(); ++j) out[2 * j] = ta[j], out[2 * j + 1] = tb[j];
-  for (; j < ta.size(); ++j) out[2 * j] = ta[j], out[2 * j + 1] = static_cast<std::uint8_t>(pad);
-}
 
 // Host and device memory kept between calls, which only grows.
 struct BatchWorkspace {
@@ -124,18 +62,19 @@ cudaStream_t upload_stream() {
 // The chunk's letters to `device`, slice by slice through the two halves
 // of a pinned buffer: the cores write one slice while the last is copied.
 void upload_letters(const Layout& l, const std::vector<Residues>& targets, int pad, std::uint8_t* device) {
-  constexpr std::size_t kSlice = std::size_t{16} << 20;  // more than a pair's letters (2 x 65,536)
+  constexpr std::size_t kSlice = std::size_t{4} << 20;  // more than a pair's letters (2 x 65,536)
   const std::size_t step = l.pairs16 ? 2 : 1, pairs = l.offset.size();
   if (pairs == 0) return;
   const std::size_t slice = std::min(kSlice, l.bytes());
   std::uint8_t* stage = workspace().stage.reserve(2 * kSlice);
+  const int threads = static_cast<int>(std::max(1u, std::min(16u, std::thread::hardware_concurrency())));
   cuda::Event copied[2];
   auto byte_of = [&](std::size_t k) { return static_cast<std::size_t>(k < pairs ? l.offset[k] : l.columns) * step; };
   for (std::size_t k0 = 0, k1 = 0, s = 0; k0 < pairs; k0 = k1, s ^= 1) {
     for (k1 = k0 + 1; k1 < pairs && byte_of(k1 + 1) - byte_of(k0) <= slice;) ++k1;
     copied[s].wait();  // this half's last copy is done
     std::uint8_t* out = stage + s * kSlice;
-    on_every_core(k0, k1, [&](std::size_t k) { write_letters(l, k, targets, pad, out + byte_of(k) - byte_of(k0)); });
+    batch::write_letters(l, k0, k1, targets, pad, out, threads);
     GDP_CUDA_CHECK(cudaMemcpyAsync(device + byte_of(k0), out, byte_of(k1) - byte_of(k0), cudaMemcpyHostToDevice,
                                    upload_stream()));
     copied[s].record(upload_stream());
@@ -326,22 +265,6 @@ void collect(const DeviceChunk& c, const ScoringScheme& scheme, InFlight& f, std
     }
 }
 
-// The targets' indices by length, longest first (ties in input order),
-// those of length 0 left out: a counting sort (lengths are at most
-// kBatchMaxTarget).
-std::vector<std::int64_t> by_length(const std::vector<Residues>& targets) {
-  std::vector<std::size_t> start(kBatchMaxTarget + 2, 0);
-  for (const Residues& t : targets) ++start[kBatchMaxTarget - t.size()];
-  for (std::size_t k = 0, sum = 0; k < start.size(); ++k) sum += std::exchange(start[k], sum);
-  std::vector<std::int64_t> sorted(targets.size());
-  for (std::size_t t = 0; t < targets.size(); ++t)
-    sorted[start[kBatchMaxTarget - targets[t].size()]++] = static_cast<std::int64_t>(t);
-  std::size_t nonempty = 0;
-  while (nonempty < sorted.size() && !targets[static_cast<std::size_t>(sorted[nonempty])].empty()) ++nonempty;
-  sorted.resize(nonempty);
-  return sorted;
-}
-
 struct Request {
   Shape shape;
   int device;
@@ -351,24 +274,33 @@ struct Request {
 using Results = std::vector<PassResult>;
 
 // Each query against every target through the kernel of `pairs16`, into
-// results[k] (sized to the targets), and the targets whose 16-bit scores
-// reached the bound into overflowed[k]. A database that fits in one chunk
-// goes to `cached` (when given) and stays for later calls; one that does not
-// is streamed, each chunk uploaded once for all the queries.
+// results[k] (sized to the targets when first filed, from `spare` where it
+// holds a finished query's), and the targets whose
+// 16-bit scores reached the bound into overflowed[k]; finished(k) once
+// query k has been through every chunk (while the next query's kernel
+// runs). A database that fits in one chunk goes to `cached` (when given)
+// and stays for later calls; one that does not is streamed, each chunk
+// uploaded once for all the queries.
 void score_all(std::span<const Residues> queries, const std::vector<Residues>& targets, const ScoringScheme& scheme,
                const Request& r, bool pairs16, DeviceChunk* cached, std::vector<Results>& results,
-               std::vector<std::vector<std::int64_t>>& overflowed) {
+               std::vector<std::vector<std::int64_t>>& overflowed, std::vector<Results>& spare,
+               const std::function<void(std::size_t)>& finished) {
   // Query k's kernel queued before query k - 1's results are filed.
-  auto run_queries = [&](const DeviceChunk& chunk) {
+  auto run_queries = [&](const DeviceChunk& chunk, bool last_chunk) {
     for (std::size_t k = 0; k <= queries.size(); ++k) {
       if (k < queries.size()) enqueue(queries[k], chunk, scheme, r.shape, r.device, in_flight(k));
       if (k == 0) continue;
+      if (results[k - 1].empty()) {  // a finished query's, where there is one
+        if (!spare.empty()) results[k - 1] = std::move(spare.back()), spare.pop_back();
+        results[k - 1].resize(targets.size());
+      }
       collect(chunk, scheme, in_flight(k - 1), results[k - 1], overflowed[k - 1]);
       if (r.progress) r.progress->add(static_cast<std::uint64_t>(chunk.layout.residues) * queries[k - 1].size());
+      if (last_chunk) finished(k - 1);
     }
   };
-  if (cached && cached->loaded) return run_queries(*cached);
-  const std::vector<std::int64_t> sorted = by_length(targets);
+  if (cached && cached->loaded) return run_queries(*cached, true);
+  const std::vector<std::int64_t> sorted = batch::by_length(targets);
   std::int64_t budget = r.chunk_residues;
   if (budget <= 0) {
     std::size_t free_bytes = 0, total_bytes = 0;
@@ -385,9 +317,9 @@ void score_all(std::span<const Residues> queries, const std::vector<Residues>& t
   bounds.push_back(sorted.size());
   if (bounds.size() == 2 && cached) {  // it fits: it stays
     cached->pairs16 = pairs16;
-    cached->upload(lay_out(sorted, 0, sorted.size(), targets, pairs16), targets, scheme.dim);
+    cached->upload(batch::lay_out(sorted, 0, sorted.size(), targets, pairs16), targets, scheme.dim);
     cached->loaded = true;
-    return run_queries(*cached);
+    return run_queries(*cached, true);
   }
   // Streamed: chunk b + 1 is laid out and uploaded (by another thread, on
   // the upload stream) while chunk b's kernels run.
@@ -396,13 +328,13 @@ void score_all(std::span<const Residues> queries, const std::vector<Residues>& t
     GDP_CUDA_CHECK(cudaSetDevice(r.device));
     DeviceChunk& c = streamed[b % 2];
     c.pairs16 = pairs16;
-    c.upload(lay_out(sorted, bounds[b], bounds[b + 1], targets, pairs16), targets, scheme.dim);
+    c.upload(batch::lay_out(sorted, bounds[b], bounds[b + 1], targets, pairs16), targets, scheme.dim);
   };
   upload(0);
   for (std::size_t b = 0; b + 1 < bounds.size(); ++b) {
     std::future<void> next;
     if (b + 2 < bounds.size()) next = std::async(std::launch::async, upload, b + 1);
-    run_queries(streamed[b % 2]);
+    run_queries(streamed[b % 2], b + 2 == bounds.size());
     if (next.valid()) next.get();
   }
 }
@@ -433,28 +365,35 @@ void batch_score_cuda(std::span<const Residues> queries, const std::vector<Resid
   GDP_CUDA_CHECK(cudaSetDevice(device));
   if (!chunks) chunks = new BatchDatabase::Chunks;
   const bool sixteen = shape.local && shape.end == End::anywhere && !ends;
-  std::vector<Results> results(queries.size(), Results(targets.size()));
+  std::vector<Results> results(queries.size());
   std::vector<std::vector<std::int64_t>> overflowed(queries.size());
+  std::vector<std::size_t> empty_targets;
+  for (std::size_t t = 0; t < targets.size(); ++t)
+    if (targets[t].empty()) empty_targets.push_back(t);
+  std::vector<Results> spare;
+  auto finish = [&](std::size_t k) {
+    for (std::size_t t : empty_targets) results[k][t] = score_pass_scalar(queries[k], targets[t], scheme, shape);
+    done(k, results[k]);
+    spare.push_back(std::move(results[k]));
+  };
   const Request r{shape, device, chunk_residues, progress};
   score_all(queries, targets, scheme, r, sixteen, sixteen ? &chunks->sixteen : &chunks->thirty_two, results,
-            overflowed);
+            overflowed, spare, [&](std::size_t k) {
+              if (overflowed[k].empty()) finish(k);
+            });
   for (std::size_t k = 0; k < queries.size(); ++k) {
-    for (std::size_t t = 0; t < targets.size(); ++t)
-      if (targets[t].empty()) results[k][t] = score_pass_scalar(queries[k], targets[t], scheme, shape);
-    if (!overflowed[k].empty()) {
-      // The scores that reached the 16-bit bound, again in 32 bits.
-      std::vector<Residues> again;
-      for (std::int64_t t : overflowed[k]) again.push_back(targets[static_cast<std::size_t>(t)]);
-      std::vector<Results> redone(1, Results(again.size()));
-      std::vector<std::vector<std::int64_t>> none(1);
-      score_all(queries.subspan(k, 1), again, scheme, {shape, device, chunk_residues, nullptr}, false, nullptr,
-                redone, none);
-      for (std::size_t x = 0; x < overflowed[k].size(); ++x)
-        results[k][static_cast<std::size_t>(overflowed[k][x])] = redone[0][x];
-      gpu_stats_counters().overflow_reruns += static_cast<int>(overflowed[k].size());
-    }
-    done(k, results[k]);
-    results[k] = {};
+    if (overflowed[k].empty()) continue;
+    // The scores that reached the 16-bit bound, again in 32 bits.
+    std::vector<Residues> again;
+    for (std::int64_t t : overflowed[k]) again.push_back(targets[static_cast<std::size_t>(t)]);
+    std::vector<Results> redone(1), no_spare;
+    std::vector<std::vector<std::int64_t>> none(1);
+    score_all(queries.subspan(k, 1), again, scheme, {shape, device, chunk_residues, nullptr}, false, nullptr, redone,
+              none, no_spare, [](std::size_t) {});
+    for (std::size_t x = 0; x < overflowed[k].size(); ++x)
+      results[k][static_cast<std::size_t>(overflowed[k][x])] = redone[0][x];
+    gpu_stats_counters().overflow_reruns += static_cast<int>(overflowed[k].size());
+    finish(k);
   }
 }
 

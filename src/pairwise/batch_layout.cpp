@@ -1,0 +1,69 @@
+// The database-search kernels' layout on the host (batch_layout.hpp).
+#include "pairwise/batch_layout.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "core/parallel_for.hpp"
+
+namespace gdp::pairwise::batch {
+
+std::vector<std::int64_t> by_length(const std::vector<Residues>& targets) {
+  // A counting sort: start[kMaxTarget - n] is where the targets of n
+  // letters go.
+  std::vector<std::size_t> start(kMaxTarget + 1, 0);
+  auto taken = [](std::size_t n) { return n > 0 && n <= kMaxTarget; };
+  std::size_t count = 0;
+  for (const Residues& t : targets)
+    if (taken(t.size())) ++start[kMaxTarget - t.size()], ++count;
+  for (std::size_t k = 0, sum = 0; k < start.size(); ++k) sum += std::exchange(start[k], sum);
+  std::vector<std::int64_t> sorted(count);
+  for (std::size_t t = 0; t < targets.size(); ++t)
+    if (taken(targets[t].size())) sorted[start[kMaxTarget - targets[t].size()]++] = static_cast<std::int64_t>(t);
+  return sorted;
+}
+
+Layout lay_out(const std::vector<std::int64_t>& sorted, std::size_t begin, std::size_t end,
+               const std::vector<Residues>& targets, bool pairs16) {
+  Layout l;
+  l.pairs16 = pairs16;
+  const std::size_t step = pairs16 ? 2 : 1, pairs = (end - begin + step - 1) / step;
+  l.first.reserve(pairs), l.second.reserve(pairs), l.offset.reserve(pairs), l.length.reserve(pairs);
+  for (std::size_t k = begin; k < end; k += step) {
+    const std::int64_t a = sorted[k], b = pairs16 && k + 1 < end ? sorted[k + 1] : -1;
+    const std::size_t na = targets[static_cast<std::size_t>(a)].size();
+    l.first.push_back(a);
+    l.second.push_back(b);
+    l.offset.push_back(l.columns);
+    l.length.push_back(static_cast<int>(na));
+    l.columns += static_cast<long long>(na);
+    l.residues += static_cast<std::int64_t>(na + (b >= 0 ? targets[static_cast<std::size_t>(b)].size() : 0));
+  }
+  return l;
+}
+
+void write_letters(const Layout& l, std::size_t k0, std::size_t k1, const std::vector<Residues>& targets, int pad,
+                   std::uint8_t* out, int threads) {
+  const std::size_t step = l.pairs16 ? 2 : 1;
+  const auto base = static_cast<std::size_t>(l.offset[k0]) * step;
+  auto write = [&](std::size_t k) {
+    std::uint8_t* at = out + static_cast<std::size_t>(l.offset[k]) * step - base;
+    const Residues ta = targets[static_cast<std::size_t>(l.first[k])];
+    if (!l.pairs16) {
+      std::copy(ta.begin(), ta.end(), at);
+      return;
+    }
+    const Residues tb = l.second[k] >= 0 ? targets[static_cast<std::size_t>(l.second[k])] : Residues{};
+    std::size_t j = 0;
+    for (; j < tb.size(); ++j) at[2 * j] = ta[j], at[2 * j + 1] = tb[j];
+    for (; j < ta.size(); ++j) at[2 * j] = ta[j], at[2 * j + 1] = static_cast<std::uint8_t>(pad);
+  };
+  // Runs of pairs, several a thread so that the threads even out.
+  const std::size_t pairs = k1 - k0, runs = std::min<std::size_t>(pairs, static_cast<std::size_t>(threads) * 8);
+  parallel_for(static_cast<std::int64_t>(runs), threads, [&](std::int64_t r) {
+    const auto x = static_cast<std::size_t>(r);
+    for (std::size_t k = k0 + pairs * x / runs; k < k0 + pairs * (x + 1) / runs; ++k) write(k);
+  });
+}
+
+}  // namespace gdp::pairwise::batch
