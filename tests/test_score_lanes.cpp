@@ -22,7 +22,7 @@ namespace {
 void require_oracle(Residues q, const std::vector<std::vector<std::uint8_t>>& ts, const ScoringScheme& s) {
   const std::vector<Residues> targets(ts.begin(), ts.end());
   const Shape shape = shape_of(Mode::local, s);
-  const int bound = score_lanes_overflow_at(s);
+  const int bound = overflow_bound16(s);
   for (const std::string& variant : score_lanes_variants()) {
     PassResult out[kScoreLanes];
     bool overflowed[kScoreLanes];

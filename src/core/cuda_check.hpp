@@ -17,24 +17,25 @@ inline void check(cudaError_t status, const char* what) {
   throw RunError(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(status));
 }
 
-// Device memory that frees itself, and grows when asked for more.
-template <class T>
-class DeviceArray {
+// Memory of one kind (device, or page-locked host memory) that frees
+// itself, and grows when asked for more.
+template <class T, class Memory>
+class CudaArray {
  public:
-  DeviceArray() = default;
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  ~DeviceArray() { release(); }
+  CudaArray() = default;
+  CudaArray(const CudaArray&) = delete;
+  CudaArray& operator=(const CudaArray&) = delete;
+  ~CudaArray() { release(); }
   // At least `count` elements; the contents are lost when it grows.
-  T* reserve(std::size_t count, const char* what = "cudaMalloc") {
+  T* reserve(std::size_t count, const char* what = Memory::name) {
     if (count <= count_) return data_;
     release();
-    check(cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T)), what);
+    check(Memory::allocate(reinterpret_cast<void**>(&data_), count * sizeof(T)), what);
     count_ = count;
     return data_;
   }
   void release() {
-    if (data_) cudaFree(data_);
+    if (data_) Memory::free(data_);
     data_ = nullptr;
     count_ = 0;
   }
@@ -47,35 +48,23 @@ class DeviceArray {
   std::size_t count_ = 0;
 };
 
-
-// Page-locked host memory (the GPU copies to and from it directly, and
-// asynchronously) that frees itself, and grows when asked for more.
-template <class T>
-class PinnedArray {
- public:
-  PinnedArray() = default;
-  PinnedArray(const PinnedArray&) = delete;
-  PinnedArray& operator=(const PinnedArray&) = delete;
-  ~PinnedArray() { release(); }
-  // At least `count` elements; the contents are lost when it grows.
-  T* reserve(std::size_t count) {
-    if (count <= count_) return data_;
-    release();
-    check(cudaMallocHost(reinterpret_cast<void**>(&data_), count * sizeof(T)), "cudaMallocHost");
-    count_ = count;
-    return data_;
-  }
-  void release() {
-    if (data_) cudaFreeHost(data_);
-    data_ = nullptr;
-    count_ = 0;
-  }
-  T* get() const { return data_; }
-
- private:
-  T* data_ = nullptr;
-  std::size_t count_ = 0;
+struct DeviceMemory {
+  static constexpr const char* name = "cudaMalloc";
+  static cudaError_t allocate(void** p, std::size_t bytes) { return cudaMalloc(p, bytes); }
+  static void free(void* p) { cudaFree(p); }
 };
+// Page-locked host memory: the GPU copies to and from it directly, and
+// asynchronously.
+struct PinnedMemory {
+  static constexpr const char* name = "cudaMallocHost";
+  static cudaError_t allocate(void** p, std::size_t bytes) { return cudaMallocHost(p, bytes); }
+  static void free(void* p) { cudaFreeHost(p); }
+};
+
+template <class T>
+using DeviceArray = CudaArray<T, DeviceMemory>;
+template <class T>
+using PinnedArray = CudaArray<T, PinnedMemory>;
 
 // An event for ordering only (no timing); freed on the way out.
 class Event {

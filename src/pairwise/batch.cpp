@@ -105,7 +105,6 @@ std::vector<Hit*> score_in_batches(std::vector<Hit>& hits, const std::vector<Res
   std::stable_sort(by_query.begin(), by_query.end(),
                    [&](std::size_t a, std::size_t b) { return hits[a].query < hits[b].query; });
   std::vector<Hit*> rest;
-  std::vector<PassResult> results;
   for (std::size_t begin = 0, end = 0; begin < by_query.size(); begin = end) {
     const std::size_t q = hits[by_query[begin]].query;
     std::int64_t cells = 0;
@@ -113,16 +112,16 @@ std::vector<Hit*> score_in_batches(std::vector<Hit>& hits, const std::vector<Res
       if (db.covers(hits[by_query[end]].target))
         cells += static_cast<std::int64_t>(queries[q].size() * targets[hits[by_query[end]].target].size());
     const bool batched = cells > 0 && cells >= o.min_batch_cells && db.can_score(queries[q]);
+    for (std::size_t k = begin; k < end; ++k)
+      if (!batched || !db.covers(hits[by_query[k]].target)) rest.push_back(&hits[by_query[k]]);
     if (batched)
       db.score(std::span(&queries[q], 1), shape_of(o.mode, scheme), true, o.progress,
-               [&](std::size_t, const std::vector<PassResult>& r) { results = r; });
-    for (std::size_t k = begin; k < end; ++k) {
-      Hit& h = hits[by_query[k]];
-      if (batched && db.covers(h.target))
-        h.alignment = score_only_alignment(results[h.target], o.mode);
-      else
-        rest.push_back(&h);
-    }
+               [&](std::size_t, const std::vector<PassResult>& r) {
+                 for (std::size_t k = begin; k < end; ++k) {
+                   Hit& h = hits[by_query[k]];
+                   if (db.covers(h.target)) h.alignment = score_only_alignment(r[h.target], o.mode);
+                 }
+               });
   }
   return rest;
 }

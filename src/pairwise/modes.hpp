@@ -1,5 +1,7 @@
 #pragma once
-// The shape of each user-visible mode.
+// The shape of each user-visible mode, and the 16-bit passes' bound.
+#include <algorithm>
+
 #include "core/scoring.hpp"
 #include "pairwise/pairwise.hpp"
 #include "pairwise/shape.hpp"
@@ -14,5 +16,9 @@ inline Shape shape_of(Mode mode, const ScoringScheme& s) {
   }
   return {};
 }
+
+// The rule of every 16-bit pass (striped, database search, CPU lanes): a
+// score at or above this may have wrapped, and is computed again in 32 bits.
+inline int overflow_bound16(const ScoringScheme& s) { return 32767 - std::max(s.max_abs_score(), 1); }
 
 }  // namespace gdp::pairwise

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "pairwise/cpu/passes.hpp"
+#include "pairwise/modes.hpp"
 
 // Vectors pass by value only into helpers inlined in this file: GCC's note
 // that such calls' ABI differs between instruction sets does not apply.
@@ -124,8 +125,6 @@ std::size_t score_lanes_max_target(const ScoringScheme& scheme) {
   return std::min<std::size_t>(std::size_t{1} << 16, kScoreLanesProfileBytes / (dim * sizeof(Stored)));
 }
 
-int score_lanes_overflow_at(const ScoringScheme& scheme) { return 32767 - scheme.max_abs_score(); }
-
 void score_lanes(Residues q, std::span<const Residues> targets, const ScoringScheme& scheme, PassResult* out,
                  bool* overflowed, const std::string& variant) {
   const Variant* chosen = nullptr;
@@ -151,7 +150,7 @@ void score_lanes(Residues q, std::span<const Residues> targets, const ScoringSch
   const GapCosts g = gap_costs(scheme);
   chosen->run(q, profile.data(), columns, static_cast<int>(g.open_extend), static_cast<int>(g.extend), h_row.data(),
            f_row.data(), best);
-  const int bound = score_lanes_overflow_at(scheme);
+  const int bound = overflow_bound16(scheme);
   for (std::size_t k = 0; k < targets.size(); ++k) {
     const int score = best.score[k];
     overflowed[k] = score >= bound;

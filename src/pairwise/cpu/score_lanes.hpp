@@ -3,7 +3,7 @@
 // each target a 16-bit lane of a vector (SWIPE's inter-sequence layout),
 // rows outer, so that the first best cell in row-major order is kept, as
 // the oracle keeps it. A lane whose score reaches the 16-bit bound
-// (score_lanes_overflow_at) is reported, for a rescore in 32 bits.
+// (modes.hpp's overflow_bound16) is reported, for a rescore in 32 bits.
 #include <cstddef>
 #include <span>
 #include <string>
@@ -26,8 +26,6 @@ std::size_t score_lanes_max_target(const ScoringScheme& scheme);
 // Whether the lanes take passes of this shape and scoring: local, every
 // value of a pass far inside 16 bits until the score nears the bound.
 bool score_lanes_can_run(const ScoringScheme& scheme, const Shape& shape);
-// Scores at or above this are rescored in 32 bits.
-int score_lanes_overflow_at(const ScoringScheme& scheme);
 
 // The variants this CPU runs, widest first: "avx512" (AVX-512BW), "avx2",
 // "baseline" (the compiler's default, SSE2 on x86-64).

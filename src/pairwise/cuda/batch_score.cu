@@ -21,6 +21,7 @@
 #include "pairwise/batch_gpu.hpp"
 #include "pairwise/batch_layout.hpp"
 #include "pairwise/cpu/passes.hpp"
+#include "pairwise/modes.hpp"
 #include "pairwise/cuda/gpu_pass.hpp"
 #include "pairwise/cuda/inter_pair.cuh"
 
@@ -221,7 +222,7 @@ void enqueue(Residues q, const DeviceChunk& c, const ScoringScheme& scheme, cons
   p.next_bundle = w.counter.reserve(1);
   const GapCosts g = gap_costs(scheme);
   p.costs = {scheme.gap_open, g.open_extend, g.extend, shape.free_top ? 1 : 0, shape.left_open};
-  p.overflow_at = 32767 - scheme.max_abs_score();
+  p.overflow_at = overflow_bound16(scheme);
   const std::size_t shared = prof.size();
   const std::size_t pairs = l.offset.size();
   if (c.pairs16) {
@@ -254,7 +255,7 @@ void collect(const DeviceChunk& c, const ScoringScheme& scheme, InFlight& f, std
     }
     return;
   }
-  const int overflow_at = 32767 - scheme.max_abs_score();
+  const int overflow_at = overflow_bound16(scheme);
   for (std::size_t k = 0; k < l.offset.size(); ++k)
     for (int half = 0; half < 2; ++half) {
       const std::int64_t t = half ? l.second[k] : l.first[k];

@@ -15,6 +15,7 @@
 
 #include "core/error.hpp"
 #include "pairwise/cpu/passes.hpp"
+#include "pairwise/modes.hpp"
 #include "core/cuda_check.hpp"
 #include "pairwise/cuda/gpu_pass.hpp"
 #include "pairwise/cuda/chunk_recompute.cuh"
@@ -168,7 +169,7 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   p.flags = w.flags.get();
   p.ticket = w.flags.get() + slots;
   p.overflow = sixteen ? reinterpret_cast<int*>(w.flags.get() + slots + 1) : nullptr;
-  p.overflow_at = 32767 - std::max(scheme.max_abs_score(), 1);
+  p.overflow_at = overflow_bound16(scheme);
   p.last = GotohLastRow{want_row ? w.last_h.get() : nullptr, last_row.f ? w.last_f.get() : nullptr};
   p.strip_best = w.strip_best.get();
   p.checkpoints = checkpoint_rows > 0 ? w.checkpoints.get() : nullptr;
