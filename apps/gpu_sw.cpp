@@ -169,19 +169,13 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   const auto write_query = [&](std::span<const pw::Hit> hits) {
     gdp::Timer write_timer;
     if (output_on_terminal) progress.clear();
-    // Hits above --evalue are dropped. Each query's best kept one over its
-    // strands (the first of its top score) is its primary result, the
-    // others secondary.
-    std::vector<const pw::Hit*> kept;
-    for (const pw::Hit& h : hits)
-      if (!statistics || statistics->evalue(h.alignment.score, static_cast<std::int64_t>(qranks[h.query].size()),
-                                            static_cast<std::int64_t>(tranks[h.target].size())) <= max_evalue)
-        kept.push_back(&h);
+    // Each query's best hit over its strands (the first of its top score) is
+    // its primary result, the others secondary.
     std::size_t best = 0;
-    for (std::size_t k = 0; k < kept.size(); ++k)
-      if (kept[k]->alignment.score > kept[best]->alignment.score) best = k;
-    for (std::size_t k = 0; k < kept.size(); ++k) {
-      const pw::Hit& h = *kept[k];
+    for (std::size_t k = 0; k < hits.size(); ++k)
+      if (hits[k].alignment.score > hits[best].alignment.score) best = k;
+    for (std::size_t k = 0; k < hits.size(); ++k) {
+      const pw::Hit& h = hits[k];
       const bool rc = h.reverse_strand;
       writer->write({rc ? &minus.records[h.query] : &queries.records[h.query], &targets.records[h.target],
                      rc ? minus.ranks[h.query] : qranks[h.query], tranks[h.target], h.alignment, k != best, rc});
@@ -189,7 +183,19 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
     out.stream().flush();
     write_seconds += write_timer.seconds();
   };
-  pw::align_each_query_on_strands(qspans, minus_spans, strand, tspans, scheme, options, o.top, write_query);
+  // Hits above --evalue are dropped by their score, before they are aligned.
+  std::optional<gdp::stats::EvalueCut> cut;
+  pw::HitFilter below_evalue;
+  if (statistics && max_evalue < std::numeric_limits<double>::infinity()) {
+    std::vector<std::int64_t> query_lengths;
+    for (const auto& q : qranks) query_lengths.push_back(static_cast<std::int64_t>(q.size()));
+    cut.emplace(*statistics, max_evalue, query_lengths);
+    below_evalue = [&](std::size_t q, std::size_t t, int score) {
+      return cut->keeps(q, score, static_cast<std::int64_t>(tranks[t].size()));
+    };
+  }
+  pw::align_each_query_on_strands(qspans, minus_spans, strand, tspans, scheme, options, o.top, write_query,
+                                  below_evalue);
   writer->end();
   out.commit();
   report.add_phase("compute", timer.seconds() - write_seconds);

@@ -1,9 +1,11 @@
 // Both strands of nucleotide queries: the complement of IUPAC codes, and
 // align_each_query_on_strands against each strand aligned on its own.
 #include <algorithm>
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <tuple>
 
 #include "core/alphabet.hpp"
@@ -141,4 +143,71 @@ TEST_CASE("parse_strand: both, plus, minus", "[strand]") {
   CHECK(parse_strand("plus") == Strand::plus);
   CHECK(parse_strand("minus") == Strand::minus);
   CHECK_THROWS_WITH(parse_strand("+"), "unknown strand '+' (use both, plus or minus)");
+}
+
+TEST_CASE("a hit filter drops hits after top K has chosen, as dropping them afterwards would", "[pairwise][batch][strand]") {
+  const ScoringScheme s = test::dna_scheme();
+  std::mt19937 rng(31);
+  std::vector<std::vector<std::uint8_t>> qs, rcs, ts;
+  for (int i = 0; i < 24; ++i) qs.push_back(test::random_ranks(rng, 5 + static_cast<std::size_t>(i % 11), 4));
+  for (const auto& q : qs) rcs.push_back(rc_ranks(q));
+  for (int i = 0; i < 9; ++i) ts.push_back(test::random_ranks(rng, 10 + static_cast<std::size_t>(i) * 3, 4));
+  ts.push_back(test::mutate(rng, qs[2], 4));
+  const std::vector<Residues> q(qs.begin(), qs.end()), rc(rcs.begin(), rcs.end()), t(ts.begin(), ts.end());
+  // Any rule of the query, the target and the score; this one drops about
+  // a third, and every hit of query 5.
+  std::atomic<std::size_t> calls{0};
+  const HitFilter keep = [&](std::size_t qi, std::size_t ti, int score) {
+    ++calls;
+    return qi != 5 && (score + static_cast<int>(qi + 2 * ti)) % 3 != 0;
+  };
+  using Got = std::tuple<std::size_t, std::size_t, bool, int, std::int64_t, std::int64_t, std::string>;
+  for (const Strand strand : {Strand::both, Strand::plus})
+    for (const std::size_t top : {std::size_t{0}, std::size_t{2}, std::size_t{7}})
+      for (const bool score_only : {false, true})
+        for (const int threads : {1, 2}) {
+          INFO("strand " << to_string(strand) << ", top " << top << ", score_only " << score_only << ", threads "
+                         << threads);
+          Progress progress("test", 0, false);
+          const Options o{.score_only = score_only,
+                          .backend = threads > 1 ? Backend::cpu_openmp : Backend::cpu_scalar,
+                          .threads = threads,
+                          .progress = &progress};
+          auto run = [&](const HitFilter& filter) {
+            std::vector<std::vector<Got>> out(q.size());
+            std::size_t next = 0, calls_of_done = 0;
+            align_each_query_on_strands(
+                q, rc, strand, t, s, o, top,
+                [&](std::span<const Hit> hits) {
+                  ++calls_of_done;
+                  for (const Hit& h : hits) {
+                    REQUIRE(h.query >= next);
+                    next = h.query;
+                    out[h.query].emplace_back(h.query, h.target, h.reverse_strand, h.alignment.score,
+                                              h.alignment.query_end, h.alignment.target_end,
+                                              cigar_string(h.alignment.cigar));
+                  }
+                },
+                filter);
+            CHECK(calls_of_done == q.size());  // once a query, even with no hit left
+            return out;
+          };
+          calls = 0;
+          const auto filtered = run(keep);
+          CHECK(calls > 0);
+          CHECK(progress.done() == progress.total());
+          const auto all = run({});
+          std::size_t dropped = 0;
+          for (std::size_t qi = 0; qi < q.size(); ++qi) {
+            std::vector<Got> want;
+            for (const Got& g : all[qi])
+              if (keep(std::get<0>(g), std::get<1>(g), std::get<3>(g)))
+                want.push_back(g);
+              else
+                ++dropped;
+            CHECK(filtered[qi] == want);
+          }
+          CHECK(filtered[5].empty());
+          CHECK(dropped > 0);
+        }
 }

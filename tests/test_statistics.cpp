@@ -207,3 +207,33 @@ TEST_CASE("E-values and bit scores are printed as BLAST's tabular output prints 
   CHECK(io::format_bit_score(134.736) == "134");  // the integer part, not rounded
   CHECK(io::format_bit_score(10641.2) == "10641");
 }
+
+TEST_CASE("EvalueCut keeps exactly the hits whose E-value is at most the cut-off", "[stats]") {
+  // Karlin-Altschul (nucleotides, a least score a query length, with and
+  // without BLAST's rounding down to even) and Spouge (protein, a pair at a
+  // time), around each cut-off's score and far from it.
+  const std::vector<stats::SearchStatistics> searches{
+      {stats::search_parameters(test::dna_scheme(2, -3, 5, 2), true), {100000, 40}},
+      {stats::search_parameters(test::dna_scheme(1, -3, 7, 7), true), {5000000, 1000}},
+      {stats::search_parameters(test::dna_scheme(1, -2, 5, 2), true), {300, 3}},
+      {stats::search_parameters(test::protein_scheme("BLOSUM62", 11, 1), false), {1430000, 4000}}};
+  const std::vector<std::int64_t> query_lengths{1, 30, 150, 151, 1000, 30};
+  for (const auto& search : searches)
+    for (const double max_evalue : {1e-30, 1e-5, 0.5, 10.0, 1e6}) {
+      const stats::EvalueCut cut(search, max_evalue, query_lengths);
+      std::size_t kept = 0, dropped = 0;
+      for (std::size_t q = 0; q < query_lengths.size(); ++q)
+        for (const std::int64_t n : {1, 29, 300, 5000})
+          for (int score = -5; score < 400; ++score) {
+            INFO(search.parameters().source << ", E <= " << max_evalue << ", m " << query_lengths[q] << ", n " << n
+                                            << ", score " << score);
+            const bool want = search.evalue(score, query_lengths[q], n) <= max_evalue;
+            REQUIRE(cut.keeps(q, score, n) == want);
+            (want ? kept : dropped) += 1;
+          }
+      if (max_evalue == 10.0) {  // the cut-off falls within the scores tried
+        CHECK(kept > 0);
+        CHECK(dropped > 0);
+      }
+    }
+}

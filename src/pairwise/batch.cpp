@@ -217,6 +217,25 @@ std::vector<std::size_t> best_of(const std::vector<int>& scores, std::size_t kee
   return best;
 }
 
+// Of group g's chosen pairs (indices into its scores), those `keep` keeps,
+// in order; the filter runs on the threads.
+std::vector<std::size_t> filtered(const std::vector<std::size_t>& chosen, std::size_t g, const std::vector<int>& scores,
+                                  std::size_t group, const HitFilter& keep, int threads) {
+  std::vector<char> kept(chosen.size());
+  constexpr std::int64_t block = 4096;
+  const auto n = static_cast<std::int64_t>(chosen.size());
+  parallel_for((n + block - 1) / block, threads, [&](std::int64_t b) {
+    for (std::int64_t x = b * block; x < std::min(n, (b + 1) * block); ++x) {
+      const std::size_t k = chosen[static_cast<std::size_t>(x)];
+      kept[static_cast<std::size_t>(x)] = keep(g * group + k % group, k / group, scores[k]);
+    }
+  });
+  std::vector<std::size_t> out;
+  for (std::size_t x = 0; x < chosen.size(); ++x)
+    if (kept[x]) out.push_back(chosen[x]);
+  return out;
+}
+
 // The kept hits of a ranked search finished: with score_only their end
 // cells (counted once already, in the score pass), else their alignments,
 // counted as `share` of the progress.
@@ -236,6 +255,9 @@ void finish_kept(std::vector<Hit>& kept, const std::vector<Residues>& queries, c
   align_pairs(kept, queries, targets, scheme, rest);
 }
 
+// A filter's kept hits a group, for the progress's estimate of the work.
+constexpr std::size_t kExpectedFiltered = 100;
+
 // Queries go in runs of at least this many pairs a thread, so that the
 // threads stay busy; each run's hits are handed on before the next starts.
 constexpr std::size_t kRunPairsPerThread = 64;
@@ -247,17 +269,19 @@ constexpr std::size_t kBatchRunPairs = std::size_t{1} << 24;
 
 void align_each_query(const std::vector<Residues>& queries, const std::vector<Residues>& targets,
                       const ScoringScheme& scheme, const Options& o, std::size_t top_k, const QueryHits& done,
-                      std::size_t group) {
+                      std::size_t group, const HitFilter& filter) {
   if (group == 0 || queries.size() % group != 0)
     throw std::invalid_argument("align_each_query: the queries are not whole groups");
   const std::size_t groups = queries.size() / group, group_pairs = group * targets.size();
   const std::size_t keep = top_k > 0 ? std::min(top_k, group_pairs) : group_pairs;
   // When only some pairs are kept, every pair's score comes first, and only
   // the kept pairs are then aligned (or get their end cells, score-only).
-  const bool rank_first = keep < group_pairs;
+  const bool rank_first = keep < group_pairs || filter;
   // Progress: a full alignment counts twice its cells (the score pass, then
   // the traceback). Where only the kept pairs are aligned, each group's
-  // share for them is set by how many of its pairs are kept.
+  // share for them is set by how many of its pairs are expected to be kept
+  // (a filter is taken to keep few).
+  const std::size_t expected_kept = filter ? std::min(keep, kExpectedFiltered) : keep;
   std::uint64_t target_residues = 0, total = 0;
   for (const auto& t : targets) target_residues += t.size();
   std::vector<std::uint64_t> kept_share(groups, 0);
@@ -266,7 +290,7 @@ void align_each_query(const std::vector<Residues>& queries, const std::vector<Re
     std::uint64_t cells = 0;
     for (std::size_t q = g * group; q < (g + 1) * group; ++q) cells += queries[q].size() * target_residues;
     if (align_later)
-      kept_share[g] = static_cast<std::uint64_t>(2.0 * static_cast<double>(keep) / static_cast<double>(group_pairs) *
+      kept_share[g] = static_cast<std::uint64_t>(2.0 * static_cast<double>(expected_kept) / static_cast<double>(group_pairs) *
                                                  static_cast<double>(cells));
     total += cells * (o.score_only || align_later ? 1 : 2) + kept_share[g];
   }
@@ -300,8 +324,9 @@ void align_each_query(const std::vector<Residues>& queries, const std::vector<Re
       }
       continue;
     }
-    // Each group's `keep` best, best first, ties in the group's order, kept
-    // and finished (end cells, or alignments), then handed to `done` in
+    // Each group's `keep` best, best first, ties in the group's order (or,
+    // without top_k, all of them in that order), less those the filter
+    // drops, finished (end cells, or alignments), then handed to `done` in
     // group order. With the GPU a worker thread does this as soon as a
     // group's scores are in, while the kernels score the next queries.
     std::vector<std::vector<int>> scores;
@@ -311,8 +336,18 @@ void align_each_query(const std::vector<Residues>& queries, const std::vector<Re
     auto finish_groups = [&](std::vector<std::size_t>& ready) {
       std::vector<std::vector<std::size_t>> best(ready.size());
       parallel_for(static_cast<std::int64_t>(ready.size()), o.threads, [&](std::int64_t x) {
-        best[static_cast<std::size_t>(x)] = best_of(scores[ready[static_cast<std::size_t>(x)] - g0], keep);
+        const std::vector<int>& mine = scores[ready[static_cast<std::size_t>(x)] - g0];
+        auto& chosen = best[static_cast<std::size_t>(x)];
+        if (top_k > 0) {
+          chosen = best_of(mine, keep);
+        } else {
+          chosen.resize(mine.size());
+          std::iota(chosen.begin(), chosen.end(), std::size_t{0});
+        }
       });
+      if (filter)
+        for (std::size_t x = 0; x < ready.size(); ++x)
+          best[x] = filtered(best[x], ready[x], scores[ready[x] - g0], group, filter, o.threads);
       std::vector<Hit> chosen;
       std::uint64_t share = 0;
       for (std::size_t x = 0; x < ready.size(); ++x) {
@@ -324,9 +359,9 @@ void align_each_query(const std::vector<Residues>& queries, const std::vector<Re
         share += kept_share[g];
       }
       finish_kept(chosen, queries, targets, scheme, o, share);
-      for (std::size_t x = 0; x < ready.size(); ++x) {
-        const auto mine = chosen.begin() + static_cast<std::ptrdiff_t>(x * keep);
-        kept[ready[x] - g0].assign(mine, mine + static_cast<std::ptrdiff_t>(keep));
+      for (std::size_t x = 0, begin = 0; x < ready.size(); begin += best[x].size(), ++x) {
+        const auto mine = chosen.begin() + static_cast<std::ptrdiff_t>(begin);
+        kept[ready[x] - g0].assign(mine, mine + static_cast<std::ptrdiff_t>(best[x].size()));
         finished[ready[x] - g0] = true;
       }
       for (; next_done < g1 && finished[next_done - g0]; ++next_done) {

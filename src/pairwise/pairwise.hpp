@@ -108,10 +108,16 @@ std::vector<Hit> align_all(const std::vector<Residues>& queries,
 // by target and the group's queries in order for each target; top_k keeps
 // the group's top_k best pairs, best first (ties in that order), and only
 // those are aligned.
+//
+// `keep`, where given, drops hits by their score after top_k has chosen
+// (an E-value cut-off): only the hits it keeps are aligned and handed on,
+// in the same order, so a query may get none. It is called from several
+// threads at once.
 using QueryHits = std::function<void(std::span<const Hit>)>;
+using HitFilter = std::function<bool(std::size_t query, std::size_t target, int score)>;
 void align_each_query(const std::vector<Residues>& queries, const std::vector<Residues>& targets,
                       const ScoringScheme& scheme, const Options& options, std::size_t top_k, const QueryHits& done,
-                      std::size_t group = 1);
+                      std::size_t group = 1, const HitFilter& keep = {});
 
 // Which strands of a nucleotide query are searched: the query as given
 // (plus), its reverse complement (minus), or both.
@@ -124,11 +130,13 @@ std::string_view to_string(Strand s);
 // query's hits, in query order, with their query index and reverse_strand
 // set; with top_k > 0 its top_k best over the strands searched, best first
 // (ties by target order, then plus before minus); otherwise every target in
-// order, plus then minus for each.
+// order, plus then minus for each. `keep` as align_each_query's, with the
+// query's index as given.
 void align_each_query_on_strands(const std::vector<Residues>& queries,
                                  const std::vector<Residues>& reverse_complements, Strand strand,
                                  const std::vector<Residues>& targets, const ScoringScheme& scheme,
-                                 const Options& options, std::size_t top_k, const QueryHits& done);
+                                 const Options& options, std::size_t top_k, const QueryHits& done,
+                                 const HitFilter& keep = {});
 
 // Re-scores an alignment from its CIGAR; the result must equal its score.
 int rescore(const Alignment& a, Residues query, Residues target,

@@ -18,20 +18,24 @@ std::string_view to_string(Strand s) { return name_of(strand_names, s); }
 void align_each_query_on_strands(const std::vector<Residues>& queries,
                                  const std::vector<Residues>& reverse_complements, Strand strand,
                                  const std::vector<Residues>& targets, const ScoringScheme& scheme,
-                                 const Options& options, std::size_t top_k, const QueryHits& done) {
+                                 const Options& options, std::size_t top_k, const QueryHits& done,
+                                 const HitFilter& keep) {
   if (strand == Strand::plus) {
-    align_each_query(queries, targets, scheme, options, top_k, done);
+    align_each_query(queries, targets, scheme, options, top_k, done, 1, keep);
     return;
   }
   if (reverse_complements.size() != queries.size())
     throw std::invalid_argument("align_each_query_on_strands: a reverse complement for each query is needed");
   std::vector<Hit> marked;  // one query's hits, with its index and strand
   if (strand == Strand::minus) {
-    align_each_query(reverse_complements, targets, scheme, options, top_k, [&](std::span<const Hit> hits) {
-      marked.assign(hits.begin(), hits.end());
-      for (Hit& h : marked) h.reverse_strand = true;
-      done(marked);
-    });
+    align_each_query(
+        reverse_complements, targets, scheme, options, top_k,
+        [&](std::span<const Hit> hits) {
+          marked.assign(hits.begin(), hits.end());
+          for (Hit& h : marked) h.reverse_strand = true;
+          done(marked);
+        },
+        1, keep);
     return;
   }
   // Both: q0+, q0-, q1+, q1-, ... in groups of two.
@@ -51,7 +55,7 @@ void align_each_query_on_strands(const std::vector<Residues>& queries,
         }
         done(marked);
       },
-      2);
+      2, keep ? HitFilter([&](std::size_t q, std::size_t t, int score) { return keep(q / 2, t, score); }) : HitFilter{});
 }
 
 }  // namespace gdp::pairwise

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <map>
 #include <string_view>
 
 #include "core/error.hpp"
@@ -143,6 +145,39 @@ double SearchStatistics::evalue(int score, std::int64_t query_length, std::int64
     return spouge_pair_evalue(p_, s, query_length, target_length) * static_cast<double>(db_.residues) /
            static_cast<double>(std::max<std::int64_t>(target_length, 1));
   return search_space(query_length) * p_.K * std::exp(-p_.lambda * s);
+}
+
+EvalueCut::EvalueCut(const SearchStatistics& statistics, double max_evalue,
+                     const std::vector<std::int64_t>& query_lengths)
+    : statistics_(&statistics), max_evalue_(max_evalue), query_lengths_(query_lengths) {
+  if (statistics.parameters().spouge) return;
+  // The E-value falls as the score rises (also in floating point: a
+  // product of positive factors, rounded, with exp falling), so each query
+  // length's least kept score is found by bisection over the scores an int
+  // holds; one past them where none is kept.
+  std::map<std::int64_t, long long> least_by_length;
+  least_score_.reserve(query_lengths.size());
+  for (const std::int64_t m : query_lengths) {
+    auto [it, added] = least_by_length.try_emplace(m, 0);
+    if (added) {
+      const auto kept = [&](long long s) { return statistics.evalue(static_cast<int>(s), m, 1) <= max_evalue; };
+      long long low = std::numeric_limits<int>::min(), high = std::numeric_limits<int>::max() + 1LL;
+      while (low < high) {  // the least kept score lies in [low, high]
+        const long long mid = low + (high - low) / 2;
+        if (kept(mid))
+          high = mid;
+        else
+          low = mid + 1;
+      }
+      it->second = high;
+    }
+    least_score_.push_back(it->second);
+  }
+}
+
+bool EvalueCut::keeps(std::size_t query, int score, std::int64_t target_length) const {
+  if (least_score_.empty()) return statistics_->evalue(score, query_lengths_[query], target_length) <= max_evalue_;
+  return score >= least_score_[query];
 }
 
 }  // namespace gdp::stats

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/scoring.hpp"
 
@@ -74,6 +75,22 @@ class SearchStatistics {
  private:
   SearchParameters p_;
   Database db_;
+};
+
+// Whether a search's hits have an E-value of at most `max_evalue`, for
+// many pairs: exactly SearchStatistics::evalue(...) <= max_evalue, but where
+// the E-value depends on the query alone (Karlin-Altschul), each query's
+// least such score is found once, and a pair costs one comparison.
+class EvalueCut {
+ public:
+  EvalueCut(const SearchStatistics& statistics, double max_evalue, const std::vector<std::int64_t>& query_lengths);
+  bool keeps(std::size_t query, int score, std::int64_t target_length) const;
+
+ private:
+  const SearchStatistics* statistics_;
+  double max_evalue_;
+  std::vector<std::int64_t> query_lengths_;
+  std::vector<long long> least_score_;  // by query; empty with Spouge's correction
 };
 
 }  // namespace gdp::stats
