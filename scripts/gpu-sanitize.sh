@@ -53,7 +53,8 @@ for r in 1 2 3; do "$gen" random --alphabet rna --length $((60 * r + 7)) --seed 
 printf '>band\nGCAU&%s\n' "$("$gen" random --alphabet rna --length 300 --seed 12 --name s | grep -v '>' | tr -d '\n')" \
   > "$work/band.fa"
 # A database of 80 targets of 100 to 1,600 letters, and a query of 1,100:
-# just over the 2^26 cells from which the database-search kernels run.
+# just over the 2^26 cells from which the database-search and the batch
+# alignment kernels run.
 for r in $(seq 1 80); do "$gen" random --alphabet dna --length $((100 + (r * 397) % 1500)) --seed $((100 + r)) --name "db$r"; done \
   > "$work/db.fa"
 "$gen" random --alphabet dna --length 1100 --seed 99 --name query > "$work/q1100.fa"
@@ -93,6 +94,9 @@ for tool in memcheck racecheck synccheck initcheck; do
   san "$tool" $sw --score-only --top 5 --tune db_chunk=20000 "$work/q1100.fa" "$work/db.fa"
   san "$tool" $sw --score-only "$work/q1100.fa" "$work/db.fa"
   san "$tool" $sw --score-only --mode semiglobal "$work/q1100.fa" "$work/db.fa"
+  # Every pair aligned: the batch alignment kernel.
+  san "$tool" $sw "$work/q1100.fa" "$work/db.fa"
+  san "$tool" $sw --mode global "$work/q1100.fa" "$work/db.fa"
   for cols in 8 16; do
     san "$tool" $syn --tune lane_columns=$cols "$work/q.fa" "$work/t.fa"
   done

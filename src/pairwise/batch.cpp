@@ -144,6 +144,13 @@ void align_pairs(std::vector<Hit>& hits, const std::vector<Residues>& queries, c
     (o.backend == Backend::gpu && cells >= o.min_gpu_cells ? large : small).push_back(&h);
   }
   for (Hit* h : large) h->alignment = align(queries[h->query], targets[h->target], scheme, o);
+  // Full alignments of many small pairs: on the GPU at once, where they
+  // are cells enough.
+  std::uint64_t small_cells = 0;
+  for (const Hit* h : small) small_cells += queries[h->query].size() * targets[h->target].size();
+  if (o.backend == Backend::gpu && !o.score_only && !small.empty() &&
+      small_cells >= static_cast<std::uint64_t>(o.min_batch_cells) && batch_can_align(scheme))
+    small = batch_align(small, queries, targets, scheme, o.mode, o.device, o.threads, o.progress);
   Options cpu = o;
   if (cpu.backend == Backend::gpu) cpu.backend = cpu.threads > 1 ? Backend::cpu_openmp : Backend::cpu_scalar;
   if (cpu.backend == Backend::cpu_scalar) cpu.threads = 1;
@@ -261,9 +268,11 @@ constexpr std::size_t kExpectedFiltered = 100;
 // Queries go in runs of at least this many pairs a thread, so that the
 // threads stay busy; each run's hits are handed on before the next starts.
 constexpr std::size_t kRunPairsPerThread = 64;
-// With the batch kernels, a run's scores are ranked together: runs of up to
-// this many pairs, so that a streamed database's chunk serves many queries.
+// With the GPU, runs of up to this many pairs ranked by their scores, so
+// that a streamed database's chunk serves many queries; and of up to this
+// many aligned, enough to fill the device with batch alignments.
 constexpr std::size_t kBatchRunPairs = std::size_t{1} << 24;
+constexpr std::size_t kBatchRunAlignments = std::size_t{1} << 21;
 
 }  // namespace
 
@@ -300,8 +309,9 @@ void align_each_query(const std::vector<Residues>& queries, const std::vector<Re
   // kernels (a database laid out once), scores alone where pairs are ranked.
   std::optional<BatchDatabase> db;
   if (o.backend == Backend::gpu) db.emplace(targets, scheme, o.device, o.tuning.db_chunk_residues);
-  const std::size_t run_pairs =
-      rank_first && db ? kBatchRunPairs : kRunPairsPerThread * static_cast<std::size_t>(std::max(o.threads, 1));
+  const std::size_t run_pairs = !db           ? kRunPairsPerThread * static_cast<std::size_t>(std::max(o.threads, 1))
+                                : rank_first ? kBatchRunPairs
+                                             : kBatchRunAlignments;
   Options scores_only = o;
   scores_only.score_only = true;
   std::vector<Hit> hits;

@@ -4,6 +4,7 @@
 
 #include "core/build.hpp"
 #include "core/error.hpp"
+#include "core/log.hpp"
 
 namespace gdp::pairwise {
 
@@ -29,6 +30,29 @@ void BatchDatabase::score(std::span<const Residues> queries, const Shape& shape,
                           const BatchDone& done) {
   if constexpr (have_cuda) {
     batch_score_cuda(queries, *targets_, *scheme_, shape, ends, device_, chunk_residues_, progress, chunks_, done);
+  } else {
+    throw RunError(no_cuda_message);
+  }
+}
+
+bool batch_can_align(const ScoringScheme& scheme) {
+  if constexpr (have_cuda)
+    return batch_can_align_cuda(scheme);
+  else
+    return false;
+}
+
+std::vector<Hit*> batch_align(std::span<Hit* const> hits, const std::vector<Residues>& queries,
+                              const std::vector<Residues>& targets, const ScoringScheme& scheme, Mode mode, int device,
+                              int threads, Progress* progress, std::size_t batch_bytes) {
+  if constexpr (have_cuda) {
+    BatchAlignTimes t;
+    std::vector<Hit*> left =
+        batch_align_cuda(hits, queries, targets, scheme, mode, device, threads, progress, batch_bytes, t);
+    spdlog::debug("GPU batch alignment: {} pairs in {} batches; seconds: packing {:.3f}, upload {:.3f}, kernel {:.3f}, "
+                  "download {:.3f}, CIGARs {:.3f}",
+                  t.pairs, t.batches, t.pack, t.upload, t.kernel, t.download, t.finish);
+    return left;
   } else {
     throw RunError(no_cuda_message);
   }

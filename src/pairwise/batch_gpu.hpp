@@ -60,12 +60,36 @@ class BatchDatabase {
   Chunks* chunks_ = nullptr;  // owned; batch_release_cuda frees it
 };
 
-// batch_score.cu's side (CUDA builds only).
+// Full alignments of many pairs at once on the GPU (cuda/inter_align.cuh):
+// each pair's whole matrix with its direction bits, then a walk back from
+// its end cell. The oracle's score and end cell; the path an optimal one
+// (among ties, perhaps another than the CPU's, and a local alignment's
+// start with it). Sets the alignments of the pairs it takes (non-empty
+// sequences whose matrix fits a share of the device's memory) and returns
+// the others. Adds twice each pair's cells to `progress` as batches
+// finish. batch_bytes: a batch's device memory at most (0: from the free
+// memory). Throws RunError on a CUDA failure, or without CUDA.
+// Where batch_align's time went, for --verbose.
+struct BatchAlignTimes {
+  std::size_t pairs = 0, batches = 0;
+  double pack = 0, upload = 0, kernel = 0, download = 0, finish = 0;  // seconds
+};
+bool batch_can_align(const ScoringScheme& scheme);
+std::vector<Hit*> batch_align(std::span<Hit* const> hits, const std::vector<Residues>& queries,
+                              const std::vector<Residues>& targets, const ScoringScheme& scheme, Mode mode, int device,
+                              int threads, Progress* progress, std::size_t batch_bytes = 0);
+
+// batch_score.cu's and batch_align.cu's side (CUDA builds only).
 bool batch_can_score_cuda(std::int64_t query_length, const ScoringScheme& scheme);
 void batch_score_cuda(std::span<const Residues> queries, const std::vector<Residues>& targets,
                       const ScoringScheme& scheme, const Shape& shape, bool ends, int device,
                       std::int64_t chunk_residues, Progress* progress, BatchDatabase::Chunks*& chunks,
                       const BatchDone& done);
 void batch_release_cuda(BatchDatabase::Chunks* chunks);
+bool batch_can_align_cuda(const ScoringScheme& scheme);
+std::vector<Hit*> batch_align_cuda(std::span<Hit* const> hits, const std::vector<Residues>& queries,
+                                   const std::vector<Residues>& targets, const ScoringScheme& scheme, Mode mode,
+                                   int device, int threads, Progress* progress, std::size_t batch_bytes,
+                                   BatchAlignTimes& times);
 
 }  // namespace gdp::pairwise

@@ -60,7 +60,9 @@ struct Options {
   GpuTuning tuning{};              // for gpu: the score passes' knobs (defaults choose by the shape)
   // For gpu, many pairs (align_all, align_each_query): a query's score
   // passes go to the database-search kernels (batch_gpu.hpp) when its
-  // cells against the targets they take reach this; tests set 0.
+  // cells against the targets they take reach this, and the full
+  // alignments of pairs below min_gpu_cells go to the GPU at once when
+  // theirs together do; tests set 0.
   std::int64_t min_batch_cells = std::int64_t{1} << 26;
 };
 
