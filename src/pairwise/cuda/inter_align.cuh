@@ -16,7 +16,9 @@
 // The end cell is the oracle's: the best score under the end rule, the
 // first in row-major order among ties. The walk (GotohCell::step_back) then
 // gives an optimal path to it; among ties it may be another path than the
-// CPU's Myers-Miller finds, and a local alignment may start elsewhere.
+// CPU's Myers-Miller finds, and a local alignment may start elsewhere. The
+// warp packs the walk's moves after the other pairs' (an atomic cursor),
+// so that only they go back to the host.
 #include <cstdint>
 
 #include "pairwise/cuda/inter_pair.cuh"
