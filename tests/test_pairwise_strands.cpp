@@ -42,6 +42,14 @@ std::vector<std::uint8_t> rc_ranks(const std::vector<std::uint8_t>& s) {
   return r;
 }
 
+// The CPU backend on `threads`, counting into `progress`.
+Options cpu_options(bool score_only, int threads, Progress& progress) {
+  return {.score_only = score_only,
+          .backend = threads > 1 ? Backend::cpu_openmp : Backend::cpu_scalar,
+          .threads = threads,
+          .progress = &progress};
+}
+
 }  // namespace
 
 TEST_CASE("align_each_query_on_strands: each strand's pairs as align() gives them, in a fixed order",
@@ -79,10 +87,7 @@ TEST_CASE("align_each_query_on_strands: each strand's pairs as align() gives the
           INFO("strand " << to_string(strand) << ", top " << top << ", score_only " << score_only << ", threads "
                          << threads);
           Progress progress("test", 0, false);
-          const Options o{.score_only = score_only,
-                          .backend = threads > 1 ? Backend::cpu_openmp : Backend::cpu_scalar,
-                          .threads = threads,
-                          .progress = &progress};
+          const Options o = cpu_options(score_only, threads, progress);
           std::size_t next = 0;
           align_each_query_on_strands(q, rc, strand, t, s, o, top, [&](std::span<const Hit> hits) {
             REQUIRE_FALSE(hits.empty());
@@ -169,10 +174,7 @@ TEST_CASE("a hit filter drops hits after top K has chosen, as dropping them afte
           INFO("strand " << to_string(strand) << ", top " << top << ", score_only " << score_only << ", threads "
                          << threads);
           Progress progress("test", 0, false);
-          const Options o{.score_only = score_only,
-                          .backend = threads > 1 ? Backend::cpu_openmp : Backend::cpu_scalar,
-                          .threads = threads,
-                          .progress = &progress};
+          const Options o = cpu_options(score_only, threads, progress);
           auto run = [&](const HitFilter& filter) {
             std::vector<std::vector<Got>> out(q.size());
             std::size_t next = 0, calls_of_done = 0;

@@ -146,11 +146,12 @@ void align_pairs(std::vector<Hit>& hits, const std::vector<Residues>& queries, c
   for (Hit* h : large) h->alignment = align(queries[h->query], targets[h->target], scheme, o);
   // Full alignments of many small pairs: on the GPU at once, where they
   // are cells enough.
-  std::uint64_t small_cells = 0;
-  for (const Hit* h : small) small_cells += queries[h->query].size() * targets[h->target].size();
-  if (o.backend == Backend::gpu && !o.score_only && !small.empty() &&
-      small_cells >= static_cast<std::uint64_t>(o.min_batch_cells) && batch_can_align(scheme))
-    small = batch_align(small, queries, targets, scheme, o.mode, o.device, o.threads, o.progress);
+  if (o.backend == Backend::gpu && !o.score_only && !small.empty() && batch_can_align(scheme)) {
+    std::uint64_t small_cells = 0;
+    for (const Hit* h : small) small_cells += queries[h->query].size() * targets[h->target].size();
+    if (small_cells >= static_cast<std::uint64_t>(o.min_batch_cells))
+      small = batch_align(small, queries, targets, scheme, o.mode, o.device, o.threads, o.progress);
+  }
   Options cpu = o;
   if (cpu.backend == Backend::gpu) cpu.backend = cpu.threads > 1 ? Backend::cpu_openmp : Backend::cpu_scalar;
   if (cpu.backend == Backend::cpu_scalar) cpu.threads = 1;

@@ -4,7 +4,6 @@
 // ends and walks' moves back, and each walk made a CIGAR on the CPU
 // threads and re-scored there, while the next batch's kernel runs.
 #include <algorithm>
-#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -92,11 +91,37 @@ void pack(HostBatch& b, std::span<Hit* const> hits, const std::vector<Residues>&
   });
 }
 
+// What every batch of a call shares: the scoring on the device, and the
+// kernel with the most blocks the device runs at once.
+struct AlignLaunch {
+  AlignParams common{};  // sub, dim, costs, end
+  void (*kernel)(AlignParams) = nullptr;
+  std::size_t shared = 0;
+  int max_blocks = 0;
+};
+AlignLaunch prepare(const ScoringScheme& scheme, const Shape& shape, int device, AlignWorkspace& w) {
+  AlignLaunch l;
+  AlignParams& a = l.common;
+  a.dim = scheme.dim;
+  a.sub = w.sub.reserve(scheme.scores.size());
+  GDP_CUDA_CHECK(cudaMemcpy(const_cast<int*>(a.sub), scheme.scores.data(), scheme.scores.size() * sizeof(int),
+                            cudaMemcpyHostToDevice));
+  const GapCosts g = gap_costs(scheme);
+  a.costs = GotohCosts{scheme.gap_open, g.open_extend, g.extend, shape.free_top, shape.left_open};
+  a.end = shape.end;
+  l.kernel = shape.local ? inter::align_pairs<true> : inter::align_pairs<false>;
+  l.shared = sizeof(int) * static_cast<std::size_t>(scheme.dim * scheme.dim);
+  int per_sm = 0, sms = 0;
+  GDP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, l.kernel, inter::kAlignBlockThreads, l.shared));
+  l.max_blocks = std::max(per_sm, 1) * sms;
+  return l;
+}
+
 // The batch up, and its kernel launched (not waited for).
-AlignParams launch(const HostBatch& b, const ScoringScheme& scheme, const Shape& shape, AlignWorkspace& w,
-                   cuda::KernelTimer& timer) {
+AlignParams launch(const HostBatch& b, const AlignLaunch& l, AlignWorkspace& w, cuda::KernelTimer& timer) {
   const std::size_t pairs = b.hits.size();
-  AlignParams a{};
+  AlignParams a = l.common;
   a.letters = w.letters.reserve(b.letters.size());
   long long* off = w.offsets.reserve(b.offsets.size());
   a.q_offset = off, a.t_offset = off + pairs, a.dir_offset = off + 2 * pairs, a.edge_offset = off + 3 * pairs,
@@ -111,32 +136,18 @@ AlignParams launch(const HostBatch& b, const ScoringScheme& scheme, const Shape&
   a.moves_used = w.moves_used.reserve(1);
   a.result = w.result.reserve(inter::kAlignResult * pairs);
   a.next_pair = w.counter.reserve(1);
-  a.dim = scheme.dim;
-  a.sub = w.sub.reserve(scheme.scores.size());
-  const GapCosts g = gap_costs(scheme);
-  a.costs = GotohCosts{scheme.gap_open, g.open_extend, g.extend, shape.free_top, shape.left_open};
-  a.end = shape.end;
   a.pairs = static_cast<int>(pairs);
   GDP_CUDA_CHECK(cudaMemcpy(const_cast<std::uint8_t*>(a.letters), b.letters.data(), b.letters.size(),
                             cudaMemcpyHostToDevice));
   GDP_CUDA_CHECK(cudaMemcpy(off, b.offsets.data(), b.offsets.size() * sizeof(long long), cudaMemcpyHostToDevice));
   GDP_CUDA_CHECK(cudaMemcpy(len, b.lengths.data(), b.lengths.size() * sizeof(int), cudaMemcpyHostToDevice));
-  GDP_CUDA_CHECK(cudaMemcpy(const_cast<int*>(a.sub), scheme.scores.data(), scheme.scores.size() * sizeof(int),
-                            cudaMemcpyHostToDevice));
   GDP_CUDA_CHECK(cudaMemset(a.next_pair, 0, sizeof(int)));
   GDP_CUDA_CHECK(cudaMemset(a.moves_used, 0, sizeof(unsigned long long)));
-
-  auto kernel = shape.local ? inter::align_pairs<true> : inter::align_pairs<false>;
-  const std::size_t shared = sizeof(int) * static_cast<std::size_t>(scheme.dim * scheme.dim);
-  int per_sm = 0, sms = 0, dev = 0;
-  GDP_CUDA_CHECK(cudaGetDevice(&dev));
-  GDP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, inter::kAlignBlockThreads, shared));
   const int warps_a_block = inter::kAlignBlockThreads / inter::kWarp;
-  const int blocks = static_cast<int>(std::min<std::size_t>((pairs + warps_a_block - 1) / warps_a_block,
-                                                            static_cast<std::size_t>(std::max(per_sm, 1) * sms)));
+  const int blocks = static_cast<int>(
+      std::min<std::size_t>((pairs + warps_a_block - 1) / warps_a_block, static_cast<std::size_t>(l.max_blocks)));
   timer.start();
-  kernel<<<blocks, inter::kAlignBlockThreads, shared>>>(a);
+  l.kernel<<<blocks, inter::kAlignBlockThreads, l.shared>>>(a);
   GDP_CUDA_CHECK(cudaGetLastError());
   timer.stop();
   ++gpu_stats_counters().passes;
@@ -242,6 +253,7 @@ std::vector<Hit*> batch_align_cuda(std::span<Hit* const> hits, const std::vector
   // While batch b's kernel runs, batch b - 1 is finished and b + 1 packed
   // on the CPU threads.
   AlignWorkspace w;
+  const AlignLaunch l = batches > 0 ? prepare(scheme, shape, device, w) : AlignLaunch{};
   HostBatch host[2];
   Timer timer;
   if (batches > 0) pack(host[0], hits_of(0), queries, targets, threads);
@@ -251,7 +263,7 @@ std::vector<Hit*> batch_align_cuda(std::span<Hit* const> hits, const std::vector
     HostBatch& other = host[(b + 1) % 2];
     timer.restart();
     cuda::KernelTimer kernel_timer;
-    const AlignParams a = launch(now, scheme, shape, w, kernel_timer);
+    const AlignParams a = launch(now, l, w, kernel_timer);
     times.upload += timer.seconds();
     if (b > 0) {
       timer.restart();
