@@ -74,7 +74,7 @@ TEST_CASE("the E-from-A rewrite equals the plain cell on random rows", "[recurre
 // Two independent local rows at once, one a 16-bit half, each against the
 // plain form: values as large as the kernels let them grow before they
 // rerun in 32 bits, 8-bit substitution scores.
-TEST_CASE("the 16-bit pair form equals the plain cell on random local rows", "[recurrence]") {
+TEST_CASE("the 16-bit pair forms equal the plain cell on random local rows", "[recurrence]") {
   std::mt19937 rng(12);
   std::uniform_int_distribution<int> value(0, 30000), score(-128, 127), open(0, 40), extend(0, 20), coin(0, 7);
   for (int round = 0; round < 2000; ++round) {
@@ -105,8 +105,13 @@ TEST_CASE("the 16-bit pair form equals the plain cell on random local rows", "[r
     unsigned a[kCols];
     for (int c = 0; c < kCols; ++c) {
       a[c] = a_s16x2(diag, sub[c], fs[c], minus_oe);
-      unsigned es_whole = es, fs_whole = fs[c];
+      unsigned es_whole = es, fs_whole = fs[c], es_chain = es, fs_chain = fs[c];
       const unsigned h_whole = update_cell_s16x2(diag, sub[c], es_whole, fs_whole, minus_oe, minus_ext);
+      const unsigned h_chain =
+          update_cell_s16x2_from_diag(diag_s16x2(diag, sub[c]), es_chain, fs_chain, minus_oe, minus_ext);
+      REQUIRE(h_chain == h_whole);
+      REQUIRE(es_chain == es_whole);
+      REQUIRE(fs_chain == fs_whole);
       const unsigned h = finish_s16x2(a[c], es, fs[c], minus_oe, minus_ext);
       REQUIRE(h == h_whole);
       REQUIRE(es == es_whole);

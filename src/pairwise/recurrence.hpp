@@ -116,9 +116,11 @@ GDP_HD int update_cell_from_a(int diag_h, int sub, int& e, int& e_open, int& f, 
 // a pair of 16-bit halves; minus_oe and minus_extend hold -(open + extend)
 // and -extend in both.
 
+// A cell's diagonal part, max(diag + s, 0).
+GDP_HD unsigned diag_s16x2(unsigned diag, unsigned sub) { return add_max_s16x2(diag, sub, 0u); }
 // A = max(diag + s, F, 0) of a cell, from fs(i, c).
 GDP_HD unsigned a_s16x2(unsigned diag, unsigned sub, unsigned fs, unsigned minus_oe) {
-  return add_max_s16x2(fs, minus_oe, add_max_s16x2(diag, sub, 0u));
+  return add_max_s16x2(fs, minus_oe, diag_s16x2(diag, sub));
 }
 // The rest of a cell from its A: returns H; `es` goes from the cell's to
 // the next column's, `fs` from this row's to the next row's.
@@ -126,6 +128,20 @@ GDP_HD unsigned finish_s16x2(unsigned a, unsigned& es, unsigned& fs, unsigned mi
   const unsigned h = add_max_s16x2(es, minus_oe, a);
   es = add_max_s16x2(es, minus_extend, a);
   fs = add_max_s16x2(fs, minus_extend, h);
+  return h;
+}
+// The same cell from its diagonal part t = diag_s16x2(diag, sub), with F's
+// chain one instruction long: since es - oe <= es - extend and fs - oe <=
+// fs - extend,
+//   u = max(es - oe, t)   H = max(fs - oe, u)
+//   fs(i+1) = max(fs - extend, u)   es(c+1) = max(es - extend, H)
+// give finish_s16x2's values, and only fs(i+1) waits on the row above.
+GDP_HD unsigned update_cell_s16x2_from_diag(unsigned from_diag, unsigned& es, unsigned& fs, unsigned minus_oe,
+                                            unsigned minus_extend) {
+  const unsigned u = add_max_s16x2(es, minus_oe, from_diag);
+  const unsigned h = add_max_s16x2(fs, minus_oe, u);
+  fs = add_max_s16x2(fs, minus_extend, u);
+  es = add_max_s16x2(es, minus_extend, h);
   return h;
 }
 // One cell: a_s16x2 then finish_s16x2.

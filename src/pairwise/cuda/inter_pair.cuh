@@ -13,7 +13,8 @@
 //
 //   score16: local alignment, score only, two targets a group: each 32-bit
 //            register holds a cell of target A (low half) and of target B
-//            (high half); recurrence.hpp's 16-bit pair form. A score that
+//            (high half); recurrence.hpp's 16-bit pair form, F's chain one
+//            instruction a row (update_cell_s16x2_from_diag). A score that
 //            reaches the overflow bound is marked for a 32-bit rescore.
 //   score32: every mode, one target a group, the score and its end cell
 //            (the first in row-major order among ties, as the oracle's);
@@ -23,7 +24,9 @@
 // `dim`) against each query row, sits in shared memory; rows past the
 // query's end score as the padding letter. Padding scores are negative, so
 // a padded cell never reaches a real cell's score (every path through one
-// loses on the way); 16-bit pairs pad the shorter target with that letter.
+// loses on the way); 16-bit pairs pad the shorter target with that letter,
+// and score16 computes the columns before and after a lane's pair as that
+// letter too, rather than branch around them.
 #include <cstdint>
 
 #include "pairwise/gotoh_cell.hpp"
@@ -62,12 +65,20 @@ template <int R>
 __device__ __forceinline__ void load_profile(const std::int8_t* prof, int rows_padded, int letter, int row,
                                              unsigned (&w)[R / 4]) {
   static_assert(R % 8 == 0, "rows a lane: a multiple of 8");
-  const uint2* src = reinterpret_cast<const uint2*>(prof + letter * rows_padded + row);
+  if constexpr (R % 16 == 0) {
+    const uint4* src = reinterpret_cast<const uint4*>(prof + letter * rows_padded + row);
 #pragma unroll
-  for (int k = 0; k < R / 8; ++k) {
-    const uint2 v = src[k];
-    w[2 * k] = v.x;
-    w[2 * k + 1] = v.y;
+    for (int k = 0; k < R / 16; ++k) {
+      const uint4 v = src[k];
+      w[4 * k] = v.x, w[4 * k + 1] = v.y, w[4 * k + 2] = v.z, w[4 * k + 3] = v.w;
+    }
+  } else {
+    const uint2* src = reinterpret_cast<const uint2*>(prof + letter * rows_padded + row);
+#pragma unroll
+    for (int k = 0; k < R / 8; ++k) {
+      const uint2 v = src[k];
+      w[2 * k] = v.x, w[2 * k + 1] = v.y;
+    }
   }
 }
 
@@ -121,14 +132,17 @@ __device__ __forceinline__ void load_profile_to_shared(const Params& p, std::int
   __syncthreads();
 }
 
+// Three blocks an SM rather than four: the registers the rows' diagonal
+// parts need.
 template <int R>
-__global__ void __launch_bounds__(kBlockThreads) score16(Params p) {
+__global__ void __launch_bounds__(kBlockThreads, 3) score16(Params p) {
   extern __shared__ uint4 shared_words[];
   std::int8_t* prof = reinterpret_cast<std::int8_t*>(shared_words);
   load_profile_to_shared(p, prof);
   const int lane = static_cast<int>(threadIdx.x) % kWarp, G = p.group, k = lane % G, groups = kWarp / G;
   const unsigned minus_oe = pair(-p.costs.open_extend, -p.costs.open_extend);
   const unsigned minus_extend = pair(-p.costs.extend, -p.costs.extend);
+  const unsigned padding = static_cast<unsigned>(p.dim) * 0x101u;  // the padding letter in both halves
   for (int bundle; (bundle = take_bundle(p, lane, groups)) >= 0;) {
     const GroupPair gp = group_pair(p, bundle, lane, groups);
     const int pr = gp.pair, n = gp.n, steps = gp.steps;
@@ -141,7 +155,8 @@ __global__ void __launch_bounds__(kBlockThreads) score16(Params p) {
       const int row0 = (pass * G + k) * R;
       const bool from_bottom = pass > 0, to_bottom = pass + 1 < p.passes && k == G - 1;
       // Local boundaries: H(i, 0) = 0 and E(i, 1) from it: es = 0. The row
-      // above hands H and fs (F + open + extend); row 0's are 0.
+      // above hands H and fs (F + open + extend); row 0's are 0. A column
+      // outside the pair keeps them: its padding scores leave every cell 0.
       unsigned h[R], es[R];
 #pragma unroll
       for (int r = 0; r < R; ++r) h[r] = es[r] = 0;
@@ -154,28 +169,26 @@ __global__ void __launch_bounds__(kBlockThreads) score16(Params p) {
           up_h = up_fs = 0;
           if (from_bottom && active) up_h = bottom[2 * j], up_fs = bottom[2 * j + 1];
         }
-        unsigned out_h = 0, out_fs = 0;
-        if (active) {
-          const unsigned c = cols[j];
-          unsigned wa[R / 4], wb[R / 4];
-          load_profile<R>(prof, p.rows_padded, static_cast<int>(c & 0xffu), row0, wa);
-          load_profile<R>(prof, p.rows_padded, static_cast<int>(c >> 8), row0, wb);
-          unsigned fs = up_fs, diag = up_diag;
+        const unsigned c = active ? cols[j] : padding;
+        unsigned wa[R / 4], wb[R / 4];
+        load_profile<R>(prof, p.rows_padded, static_cast<int>(c & 0xffu), row0, wa);
+        load_profile<R>(prof, p.rows_padded, static_cast<int>(c >> 8), row0, wb);
+        // Every row's diagonal part first, from the H it replaces.
+        unsigned from_diag[R];
 #pragma unroll
-          for (int r = 0; r < R; r += 4) {
-            const unsigned sub[4] = {interleave_s8<0>(wa[r / 4], wb[r / 4]), interleave_s8<1>(wa[r / 4], wb[r / 4]),
-                                     interleave_s8<2>(wa[r / 4], wb[r / 4]), interleave_s8<3>(wa[r / 4], wb[r / 4])};
-#pragma unroll
-            for (int q = 0; q < 4; ++q) {
-              const unsigned a = a_s16x2(diag, sub[q], fs, minus_oe);
-              diag = h[r + q];
-              h[r + q] = finish_s16x2(a, es[r + q], fs, minus_oe, minus_extend);
-            }
-            best = __vimax3_s16x2(best, __vimax3_s16x2(h[r], h[r + 1], h[r + 2]), h[r + 3]);
-          }
-          out_h = h[R - 1], out_fs = fs;
-          if (to_bottom) bottom[2 * j] = out_h, bottom[2 * j + 1] = out_fs;
+        for (int r = 0; r < R; r += 4) {
+          from_diag[r] = diag_s16x2(r == 0 ? up_diag : h[r - 1], interleave_s8<0>(wa[r / 4], wb[r / 4]));
+          from_diag[r + 1] = diag_s16x2(h[r], interleave_s8<1>(wa[r / 4], wb[r / 4]));
+          from_diag[r + 2] = diag_s16x2(h[r + 1], interleave_s8<2>(wa[r / 4], wb[r / 4]));
+          from_diag[r + 3] = diag_s16x2(h[r + 2], interleave_s8<3>(wa[r / 4], wb[r / 4]));
         }
+        unsigned fs = up_fs;
+#pragma unroll
+        for (int r = 0; r < R; ++r) h[r] = update_cell_s16x2_from_diag(from_diag[r], es[r], fs, minus_oe, minus_extend);
+#pragma unroll
+        for (int r = 0; r < R; r += 4) best = __vimax3_s16x2(best, __vimax3_s16x2(h[r], h[r + 1], h[r + 2]), h[r + 3]);
+        const unsigned out_h = h[R - 1], out_fs = fs;
+        if (to_bottom && active) bottom[2 * j] = out_h, bottom[2 * j + 1] = out_fs;
         // What lane k - 1 made of column j + 1, once it has begun.
         const unsigned in_h = __shfl_up_sync(kFull, out_h, 1, G), in_fs = __shfl_up_sync(kFull, out_fs, 1, G);
         if (k > 0 && j + 1 >= 0) up_diag = up_h, up_h = in_h, up_fs = in_fs;
