@@ -9,6 +9,7 @@ packages=(
   python3-biopython  # tests: Biopython reads gpu-align3's Clustal
   samtools  # tests: gpu-sw's SAM through quickcheck and calmd
   ncbi-blast+  # tests: blastp and blastn check gpu-sw's blast6 E-values (15 MB)
+  fasta3  # tests: ssearch36 checks gpu-sw's scores; a peer in search-cpu.sh
   help2man dpkg-dev file  # manual pages from --help; cpack -G DEB's Depends
 )
 missing=()

@@ -42,6 +42,11 @@ inline std::string shell_quote(const std::string& s) {
   return q + "'";
 }
 
+// Whether `program` is on the PATH (for the optional peer tests).
+inline bool have_program(const std::string& program) {
+  return std::system(("command -v " + shell_quote(program) + " > /dev/null 2>&1").c_str()) == 0;
+}
+
 struct RunResult {
   int status = -1;
   std::string out, err;

@@ -14,6 +14,7 @@
 
 #include "cli_checks.hpp"
 #include "cli_run.hpp"
+#include "random_letters.hpp"
 #include "temp_dir.hpp"
 
 using Catch::Matchers::Contains;
@@ -21,6 +22,8 @@ using Catch::Matchers::StartsWith;
 
 namespace {
 
+using gdp::test::have_program;
+using gdp::test::Letters;
 using gdp::test::lines_of;
 using gdp::test::split;
 
@@ -37,31 +40,6 @@ struct Box : gdp::test::TempDir {
 void check_usage_error(const gdp::test::RunResult& r, const std::string& mentions) {
   gdp::test::check_error_line(r, "gpu-sw", mentions);
 }
-
-// Deterministic pseudo-random letters.
-struct Letters {
-  std::uint64_t state;
-  char next(const std::string& alphabet) {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return alphabet[(state >> 33) % alphabet.size()];
-  }
-  std::string random(const std::string& alphabet, std::size_t n) {
-    std::string s;
-    for (std::size_t i = 0; i < n; ++i) s += next(alphabet);
-    return s;
-  }
-  // A copy with about one substitution in `every` letters and a few indels.
-  std::string mutate(const std::string& s, const std::string& alphabet, int every) {
-    std::string out;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-      const int roll = static_cast<int>((state = state * 6364136223846793005ULL + 1442695040888963407ULL) >> 33) % (every * 20);
-      if (roll == 0) continue;                              // deletion
-      if (roll == 1) out += next(alphabet);                 // insertion
-      out += roll < 20 ? next(alphabet) : s[i];             // substitution
-    }
-    return out;
-  }
-};
 
 }  // namespace
 
@@ -165,10 +143,6 @@ TEST_CASE("a scoring system without BLAST's parameters warns once that they are 
 
 namespace {
 
-bool have(const std::string& program) {
-  return std::system(("command -v " + program + " > /dev/null 2>&1").c_str()) == 0;
-}
-
 using Key = std::tuple<std::string, std::string, std::string, std::string, std::string, std::string>;
 
 struct Reported {
@@ -212,7 +186,7 @@ std::size_t compare_with_blast(const std::map<Key, Reported>& a, const std::map<
 }  // namespace
 
 TEST_CASE("blast6's E-values and bit scores equal blastp's and blastn's (ncbi-blast+)", "[cli][peer]") {
-  if (!have("blastp") || !have("blastn") || !have("makeblastdb")) {
+  if (!have_program("blastp") || !have_program("blastn") || !have_program("makeblastdb")) {
     WARN("skipped: blastp, blastn or makeblastdb not found (Debian package ncbi-blast+)");
     return;
   }

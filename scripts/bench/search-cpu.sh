@@ -5,6 +5,8 @@
 # length k costing 11 + k, local, score only, every pair reported.
 #   gpu-sw --cpu --score-only   (the CPU lanes), 1 thread, then all threads
 #   parasail_aligner sw_striped_16 (the 16-bit striped SIMD code), likewise
+#   ssearch36 (fasta3's Smith-Waterman search, Farrar's striped SIMD code),
+#   likewise, where it is installed; its scores are checked by the tests
 # Wall times include reading the FASTA files and writing every pair (gpu-sw
 # TSV, parasail CSV); gpu-sw's compute phase is given too. The scores of
 # both must agree pair for pair. Prints a Markdown table for bench/RESULTS.md.
@@ -50,4 +52,12 @@ for th in 1 "$threads"; do
   printf "| gpu-sw --cpu | %s | %.3f | %.3f | %.2f | %.2f | %.2fx |\n" "$th" "$ours" "$compute" \
     "$(calc "$cells / $ours / 1e9")" "$(calc "$cells / $compute / 1e9")" "$(calc "$theirs / $ours")"
   printf "| parasail sw_striped_16 | %s | %.3f | - | %.2f | - | 1.00x |\n" "$th" "$theirs" "$(calc "$cells / $theirs / 1e9")"
+  if command -v ssearch36 >/dev/null; then
+    t0=$(now)
+    ssearch36 -q -H -d 0 -b 1 -T "$th" -s BL62 -f -11 -g -1 "$work/q.fa" "$work/t.fa" > /dev/null
+    t1=$(now)
+    fasta=$(calc "$t1 - $t0")
+    printf "| ssearch36 | %s | %.3f | - | %.2f | - | %.2fx |\n" "$th" "$fasta" "$(calc "$cells / $fasta / 1e9")" \
+      "$(calc "$theirs / $fasta")"
+  fi
 done
