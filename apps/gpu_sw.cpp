@@ -209,6 +209,7 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
       report.gpu = {{"passes", g.passes}, {"kernel_seconds", g.kernel_seconds},
                     {"traceback_kernel_seconds", g.traceback_seconds},
                     {"overflow_reruns", g.overflow_reruns},
+                    {"database_chunks", g.database_chunks},
                     {"peak_memory_bytes", static_cast<double>(g.peak_memory_bytes)}};
     }
     report.threads = threads;

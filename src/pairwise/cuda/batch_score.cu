@@ -316,6 +316,8 @@ void score_all(std::span<const Residues> queries, const std::vector<Residues>& t
     if (residues >= static_cast<std::size_t>(budget) && pair_done && k + 1 < sorted.size()) bounds.push_back(k + 1), residues = 0;
   }
   bounds.push_back(sorted.size());
+  GpuStats& stats = gpu_stats_counters();
+  stats.database_chunks = std::max(stats.database_chunks, static_cast<int>(bounds.size()) - 1);
   if (bounds.size() == 2 && cached) {  // it fits: it stays
     cached->pairs16 = pairs16;
     cached->upload(batch::lay_out(sorted, 0, sorted.size(), targets, pairs16), targets, scheme.dim);
