@@ -1,11 +1,16 @@
 // The output formats on one known alignment.
+#include <zlib.h>
+
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <sstream>
 
 #include "io/blast_tabular.hpp"
 #include "io/pairwise_writer.hpp"
 #include "stats/statistics.hpp"
+#include "cli_run.hpp"
 #include "random_inputs.hpp"
+#include "temp_dir.hpp"
 
 using namespace gdp;
 
@@ -37,6 +42,17 @@ struct Fixture {
     return out.str();
   }
 };
+
+// A gzip (or BGZF) file's whole content.
+std::string gunzip(const std::string& path) {
+  gzFile f = gzopen(path.c_str(), "rb");
+  REQUIRE(f != nullptr);
+  std::string out;
+  char buf[1 << 16];
+  for (int n; (n = gzread(f, buf, sizeof buf)) > 0;) out.append(buf, static_cast<std::size_t>(n));
+  gzclose(f);
+  return out;
+}
 
 }  // namespace
 
@@ -174,4 +190,78 @@ TEST_CASE("blast6 writes nothing for a query without a local alignment", "[write
   auto w = io::make_pair_writer(io::PairFormat::blast6, out, run);
   w->write({&f.query, &f.target, f.qr, f.tr, pairwise::Alignment{}, false});
   CHECK(out.str().empty());
+}
+
+// SAM's text CIGAR has no length limit; BAM's count of operations is 16
+// bits, so htslib moves a longer one to the CG:B,I tag (SAM 1.6, 4.2.2) and
+// back. 70,002 operations: 1= 1X repeated, and a deletion and an insertion.
+TEST_CASE("SAM and PAF: a CIGAR of more than 65,535 operations, through samtools view -b and back",
+          "[writers][samtools]") {
+  const ScoringScheme scheme = test::dna_scheme();
+  std::string q, t;
+  pairwise::Cigar cigar;
+  for (int k = 0; k < 35000; ++k) {
+    q += "AG", t += "AC";
+    cigar.push_back({pairwise::Op::match, 1}), cigar.push_back({pairwise::Op::mismatch, 1});
+  }
+  q += "TTTT", t += "GG";
+  cigar.push_back({pairwise::Op::insertion, 2});
+  t += "CC";
+  cigar.push_back({pairwise::Op::deletion, 2});
+  SequenceRecord query{"long_q", "", q, 1, {}, ""}, target{"long_t", "", t, 1, {}, ""};
+  std::vector<std::uint8_t> qr, tr;
+  for (char c : q) qr.push_back(static_cast<std::uint8_t>(scheme.rank_of[static_cast<unsigned char>(c)]));
+  for (char c : t) tr.push_back(static_cast<std::uint8_t>(scheme.rank_of[static_cast<unsigned char>(c)]));
+  pairwise::Alignment a;
+  a.score = 35000 * 2 - 35000 * 3;
+  a.query_end = static_cast<std::int64_t>(q.size() - 2);  // the last two letters clipped
+  a.target_end = static_cast<std::int64_t>(t.size());
+  a.has_begin = true;
+  a.cigar = cigar;
+  const std::string cigar_text = pairwise::cigar_string(cigar);
+  REQUIRE(cigar.size() == 70002);
+  auto write = [&](io::PairFormat f) {
+    std::ostringstream out;
+    io::PairRun run{"gpu-sw", "gpu-sw q t", pairwise::Mode::semiglobal, false, &scheme, {&target}};
+    auto w = io::make_pair_writer(f, out, run);
+    w->begin();
+    w->write({&query, &target, qr, tr, a, false, false});
+    w->end();
+    return out.str();
+  };
+  const std::string sam = write(io::PairFormat::sam);
+  REQUIRE(sam.find("\t" + cigar_text + "2S\t") != std::string::npos);
+  REQUIRE(write(io::PairFormat::paf).find("\tcg:Z:" + cigar_text + "\n") != std::string::npos);
+
+  if (!test::have_program("samtools")) {
+    WARN("skipped: samtools not found (scripts/setup.sh installs it); the BAM round trip not checked");
+    return;
+  }
+  test::TempDir box("long-cigar");
+  const std::string sam_file = box.write("long.sam", sam), bam_file = box.path("long.bam");
+  REQUIRE(test::run_program("samtools", {"view", "-b", "-o", bam_file, sam_file}, box.dir()).status == 0);
+  REQUIRE(test::run_program("samtools", {"quickcheck", "-v", bam_file}, box.dir()).status == 0);
+  const auto back = test::run_program("samtools", {"view", bam_file}, box.dir());
+  REQUIRE(back.status == 0);
+  const auto lines = test::lines_of(back.out);
+  REQUIRE(lines.size() == 1);
+  const auto fields = test::split(lines[0], '\t');
+  REQUIRE(fields.size() >= 11);
+  CHECK(fields[5] == cigar_text + "2S");
+  // The BAM record itself: two placeholder operations (kSmN) and a CG:B,I tag.
+  const std::string bam = gunzip(bam_file);
+  auto int32_at = [&](std::size_t at) {
+    REQUIRE(at + 4 <= bam.size());
+    std::int32_t v = 0;
+    std::memcpy(&v, bam.data() + at, 4);
+    return static_cast<std::size_t>(v);
+  };
+  std::size_t at = 8 + int32_at(4);  // "BAM\1", the header text
+  for (std::size_t refs = int32_at(at), r = (at += 4, 0); r < refs; ++r) at += 8 + int32_at(at);
+  const std::size_t record = at + 4;  // after block_size
+  REQUIRE(record + 16 <= bam.size());
+  std::uint16_t n_cigar_op = 0;
+  std::memcpy(&n_cigar_op, bam.data() + record + 12, 2);
+  CHECK(n_cigar_op == 2);
+  CHECK(bam.find("CGBI", record) != std::string::npos);
 }
