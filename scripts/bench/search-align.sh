@@ -14,10 +14,8 @@ count=${2:-20000}
 [ -x "$build/gpu-sw" ] || { echo "search-align: $build/gpu-sw missing: build first" >&2; exit 1; }
 work=${WORK:-$(mktemp -d)}
 mkdir -p "$work"
-gen=scripts/bench/make_protein_db.py
-[ -s "$work/db$count.fa" ] || "$gen" --count "$count" --seed 7 --name t > "$work/db$count.fa"
-for m in 144 375 729 1500; do "$gen" --length "$m" --seed "$m" --name "q$m"; done > "$work/q4.fa"
-field() { grep -o "\"$2\": [0-9.e+-]*" "$1" | awk '{print $2}' | head -1; }
+. scripts/bench/search_inputs.sh
+search_inputs "$work" "$count"
 echo "| path | pairs | compute s | kernel s |"
 echo "|---|---|---|---|"
 for how in gpu cpu; do

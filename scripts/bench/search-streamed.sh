@@ -18,15 +18,8 @@ work=${WORK:-$(mktemp -d)}
 mkdir -p "$work"
 nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 "$nvcc" -O2 -arch=sm_90 -o "$work/hold_device_memory" scripts/bench/hold_device_memory.cu
-gen=scripts/bench/make_protein_db.py
-[ -s "$work/db400000.fa" ] || "$gen" --count 400000 --seed 7 --name t > "$work/db400000.fa"
-for m in 144 375 729 1500; do
-  [ -s "$work/q$m.fa" ] || "$gen" --length "$m" --seed "$m" --name "q$m" > "$work/q$m.fa"
-done
-cat "$work"/q144.fa "$work"/q375.fa "$work"/q729.fa "$work"/q1500.fa > "$work/q4.fa"
-calc() { awk "BEGIN { print $* }"; }
-len() { grep -v '>' "$1" | tr -d '\n' | wc -c; }
-field() { grep -o "\"$2\": [0-9.e+-]*" "$1" | awk '{print $2}' | head -1; }
+. scripts/bench/search_inputs.sh
+search_inputs "$work" 400000
 
 rm -f "$work/free"
 "$work/hold_device_memory" "$leave" > "$work/free" &

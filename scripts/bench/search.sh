@@ -17,16 +17,9 @@ count=${2:-400000}
 [ -x "$build/gpu-sw" ] || { echo "search: $build/gpu-sw missing: build first" >&2; exit 1; }
 work=${WORK:-$(mktemp -d)}
 mkdir -p "$work"
-gen=scripts/bench/make_protein_db.py
-[ -s "$work/db$count.fa" ] || "$gen" --count "$count" --seed 7 --name t > "$work/db$count.fa"
-for m in 144 375 729 1500; do
-  [ -s "$work/q$m.fa" ] || "$gen" --length "$m" --seed "$m" --name "q$m" > "$work/q$m.fa"
-done
-cat "$work"/q144.fa "$work"/q375.fa "$work"/q729.fa "$work"/q1500.fa > "$work/q4.fa"
+. scripts/bench/search_inputs.sh
+search_inputs "$work" "$count"
 
-calc() { awk "BEGIN { print $* }"; }
-len() { grep -v '>' "$1" | tr -d '\n' | wc -c; }
-field() { grep -o "\"$2\": [0-9.e+-]*" "$1" | awk '{print $2}' | head -1; }
 db_res=$(len "$work/db$count.fa")
 echo "database: $count targets, $db_res residues"
 echo
