@@ -54,9 +54,12 @@ void write_letters(const Layout& l, std::size_t k0, std::size_t k1, const std::v
       return;
     }
     const Residues tb = l.second[k] >= 0 ? targets[static_cast<std::size_t>(l.second[k])] : Residues{};
-    std::size_t j = 0;
-    for (; j < tb.size(); ++j) at[2 * j] = ta[j], at[2 * j + 1] = tb[j];
-    for (; j < ta.size(); ++j) at[2 * j] = ta[j], at[2 * j + 1] = static_cast<std::uint8_t>(pad);
+    // The -O2 build does not vectorise these loops without the pragma.
+    const std::size_t nb = tb.size(), na = ta.size();
+#pragma omp simd
+    for (std::size_t j = 0; j < nb; ++j) at[2 * j] = ta[j], at[2 * j + 1] = tb[j];
+#pragma omp simd
+    for (std::size_t j = nb; j < na; ++j) at[2 * j] = ta[j], at[2 * j + 1] = static_cast<std::uint8_t>(pad);
   };
   // Runs of pairs, several a thread so that the threads even out.
   const std::size_t pairs = k1 - k0, runs = std::min<std::size_t>(pairs, static_cast<std::size_t>(threads) * 8);
