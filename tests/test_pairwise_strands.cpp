@@ -50,6 +50,21 @@ Options cpu_options(bool score_only, int threads, Progress& progress) {
           .progress = &progress};
 }
 
+// run(strand, top, options, progress) for each strand and top K given, score
+// only or not, on 1 and 2 threads, each with a progress of its own.
+template <class Run>
+void for_each_setting(std::initializer_list<Strand> strands, std::initializer_list<std::size_t> tops, Run run) {
+  for (const Strand strand : strands)
+    for (const std::size_t top : tops)
+      for (const bool score_only : {false, true})
+        for (const int threads : {1, 2}) {
+          INFO("strand " << to_string(strand) << ", top " << top << ", score_only " << score_only << ", threads "
+                         << threads);
+          Progress progress("test", 0, false);
+          run(strand, top, cpu_options(score_only, threads, progress), progress);
+        }
+}
+
 }  // namespace
 
 TEST_CASE("align_each_query_on_strands: each strand's pairs as align() gives them, in a fixed order",
@@ -80,14 +95,8 @@ TEST_CASE("align_each_query_on_strands: each strand's pairs as align() gives the
       for (const bool minus : {false, true})
         expected[qi].push_back({ti, minus, align(minus ? rc[qi] : q[qi], t[ti], s, Options{}).score});
 
-  for (const Strand strand : {Strand::both, Strand::plus, Strand::minus})
-    for (const std::size_t top : {std::size_t{0}, std::size_t{1}, std::size_t{3}, std::size_t{8}})
-      for (const bool score_only : {false, true})
-        for (const int threads : {1, 2}) {
-          INFO("strand " << to_string(strand) << ", top " << top << ", score_only " << score_only << ", threads "
-                         << threads);
-          Progress progress("test", 0, false);
-          const Options o = cpu_options(score_only, threads, progress);
+  for_each_setting({Strand::both, Strand::plus, Strand::minus}, {0, 1, 3, 8},
+                   [&](Strand strand, std::size_t top, const Options& o, Progress& progress) {
           std::size_t next = 0;
           align_each_query_on_strands(q, rc, strand, t, s, o, top, [&](std::span<const Hit> hits) {
             REQUIRE_FALSE(hits.empty());
@@ -112,14 +121,14 @@ TEST_CASE("align_each_query_on_strands: each strand's pairs as align() gives the
               CHECK(h.target == want[k].target);
               CHECK(h.reverse_strand == want[k].minus);
               CHECK(h.alignment.score == want[k].score);
-              if (!score_only)
+              if (!o.score_only)
                 CHECK(rescore(h.alignment, h.reverse_strand ? rc[qi] : q[qi], t[h.target], s) == h.alignment.score);
             }
           });
           CHECK(next == q.size());
           CHECK(progress.total() > 0);
           CHECK(progress.done() == progress.total());
-        }
+        });
 }
 
 TEST_CASE("align_each_query on strands: both strands count twice the work of one", "[pairwise][batch][strand]") {
@@ -167,14 +176,8 @@ TEST_CASE("a hit filter drops hits after top K has chosen, as dropping them afte
     return qi != 5 && (score + static_cast<int>(qi + 2 * ti)) % 3 != 0;
   };
   using Got = std::tuple<std::size_t, std::size_t, bool, int, std::int64_t, std::int64_t, std::string>;
-  for (const Strand strand : {Strand::both, Strand::plus})
-    for (const std::size_t top : {std::size_t{0}, std::size_t{2}, std::size_t{7}})
-      for (const bool score_only : {false, true})
-        for (const int threads : {1, 2}) {
-          INFO("strand " << to_string(strand) << ", top " << top << ", score_only " << score_only << ", threads "
-                         << threads);
-          Progress progress("test", 0, false);
-          const Options o = cpu_options(score_only, threads, progress);
+  for_each_setting({Strand::both, Strand::plus}, {0, 2, 7},
+                   [&](Strand strand, std::size_t top, const Options& o, Progress& progress) {
           auto run = [&](const HitFilter& filter) {
             std::vector<std::vector<Got>> out(q.size());
             std::size_t next = 0, calls_of_done = 0;
@@ -211,5 +214,5 @@ TEST_CASE("a hit filter drops hits after top K has chosen, as dropping them afte
           }
           CHECK(filtered[5].empty());
           CHECK(dropped > 0);
-        }
+        });
 }
