@@ -3,6 +3,10 @@
 
   make_fasta.py random  --alphabet dna|rna|protein --length N --seed S --name ID > out.fa
   make_fasta.py mutate  --input in.fa --rate R --seed S --name ID > out.fa
+      (R: substitutions, which may draw the same letter, one-letter
+      deletions and one-letter insertions in equal parts; with --indel-rate
+      I, R is the rate of substitutions, each to another letter, and I the
+      indels', deletions and insertions in equal parts)
   make_fasta.py mutate  --input in.fa --rate R --blocks K --block-length L ... > out.fa
       (also replaces K stretches of about L letters, evenly spaced, with
       unrelated ones of L/2 to 3L/2 letters: the difference blocks of a
@@ -32,6 +36,7 @@ def main():
     p.add_argument("--length", type=int, default=1000)
     p.add_argument("--input")
     p.add_argument("--rate", type=float, default=0.1)
+    p.add_argument("--indel-rate", type=float)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--name", default="seq")
     p.add_argument("--blocks", type=int, default=0)
@@ -44,14 +49,21 @@ def main():
         return
     src = read_fasta(a.input)
     letters = "".join(sorted(set(src))) or letters
+    # The rates of deletions, substitutions and insertions.
+    if a.indel_rate is None:
+        dels, subs, ins = a.rate / 3, a.rate / 3, a.rate / 3
+        substitute = lambda c: rng.choice(letters)
+    else:
+        dels, subs, ins = a.indel_rate / 2, a.rate, a.indel_rate / 2
+        substitute = lambda c: rng.choice(letters.replace(c, "") or letters)
     out = []
-    for c in src:  # substitutions, deletions and insertions in equal parts
+    for c in src:
         r = rng.random()
-        if r < a.rate / 3:
+        if r < dels:
             continue
-        if r < 2 * a.rate / 3:
-            out.append(rng.choice(letters))
-        elif r < a.rate:
+        if r < dels + subs:
+            out.append(substitute(c))
+        elif r < dels + subs + ins:
             out.append(c)
             out.append(rng.choice(letters))
         else:
