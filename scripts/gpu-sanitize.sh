@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # compute-sanitizer's four tools (memcheck, racecheck, synccheck, initcheck)
 # over small runs of the GPU paths: gpu-sw's every score kernel of the table
-# (--tune kernel=NAME), its 32-bit kernel in global mode with strips handing
-# over in shared memory and through a ring of two slots, and its chunked
-# traceback; gpu-syntenic's score kernel at both widths, through a ring of
+# (--tune kernel=NAME), the 16-bit ones also on pairs scoring far past
+# 32,767 (the plain ones' passes then run again in the rebased one), its
+# 32-bit kernel in global mode with strips handing over in shared memory
+# and through a ring of two slots, and its chunked traceback;
+# gpu-syntenic's score kernel at both widths, through a ring of
 # two slots and with the target in pieces, and its chunked traceback;
 # gpu-align3's chunked pass over the cube and its three-phase traceback
 # (the traced pass and the walk back); gpu-fold --interact's BPMax kernels
@@ -36,6 +38,13 @@ gen=scripts/bench/make_fasta.py
 # 4,200 x 4,200 cells pass the engine's 2^24 for the GPU traceback.
 "$gen" random --alphabet dna --length 4200 --seed 3 --name a > "$work/a.fa"
 "$gen" mutate --input "$work/a.fa" --rate 0.1 --seed 4 --name b > "$work/b.fa"
+# Similar pairs scoring far past 32,767 (the rebased 16-bit kernel): 6,000
+# letters scored in tens (8 and 16 columns a lane, a rebase every 64
+# steps), 10,000 in fives (32 and 64 columns).
+"$gen" random --alphabet dna --length 6000 --seed 13 --name h > "$work/h6k.fa"
+"$gen" mutate --input "$work/h6k.fa" --rate 0.01 --seed 14 --name h2 > "$work/h6k2.fa"
+"$gen" random --alphabet dna --length 10000 --seed 15 --name h > "$work/h10k.fa"
+"$gen" mutate --input "$work/h10k.fa" --rate 0.01 --seed 16 --name h2 > "$work/h10k2.fa"
 # Three of about 260, 260 and 300 letters: just over 2^24 cells, gpu-align3's GPU passes.
 "$gen" random --alphabet dna --length 260 --seed 5 --name x > "$work/trio.fa"
 "$gen" mutate --input "$work/trio.fa" --rate 0.1 --seed 6 --name y >> "$work/trio.fa"
@@ -80,12 +89,21 @@ san() {  # tool, then the command (which writes its timing report to $work/r.jso
     failed=1
   fi
 }
-kernels="sw_striped_s32_c8 sw_striped_s32_c16 sw_striped_s16_diag_c8 sw_striped_s16_diag_c64 sw_striped_s16_rows_c8 sw_striped_s16_rows_c64"
+kernels="sw_striped_s32_c8 sw_striped_s32_c16 sw_striped_s16_diag_c8 sw_striped_s16_diag_c64 sw_striped_s16_rows_c8 sw_striped_s16_rows_c64
+  sw_striped_s16_rebased_c8 sw_striped_s16_rebased_c64"
 sw="$build/gpu-sw -q --strand plus --format tsv --report $work/r.json"
 syn="$build/gpu-syntenic -q --score-only --format tsv --report $work/r.json"
 for tool in memcheck racecheck synccheck initcheck; do
   for k in $kernels; do
     san "$tool" $sw --score-only --tune "kernel=$k" "$work/q.fa" "$work/t.fa"
+  done
+  for k in sw_striped_s16_rebased_c8 sw_striped_s16_rebased_c16 sw_striped_s16_diag_c8 sw_striped_s16_rows_c8; do
+    san "$tool" $sw --score-only --tune "kernel=$k" --match 30 --mismatch -30 --gap-open 30 --gap-extend 10 \
+      "$work/h6k.fa" "$work/h6k2.fa"
+  done
+  for k in sw_striped_s16_rebased_c32 sw_striped_s16_rebased_c64; do
+    san "$tool" $sw --score-only --tune "kernel=$k" --match 5 --mismatch -5 --gap-open 5 --gap-extend 2 \
+      "$work/h10k.fa" "$work/h10k2.fa"
   done
   san "$tool" $sw --score-only --mode global "$work/q.fa" "$work/t.fa"
   san "$tool" $sw --score-only --mode global --tune group=1 --tune max_slots=2 "$work/q.fa" "$work/t.fa"

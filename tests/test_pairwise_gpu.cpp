@@ -41,14 +41,16 @@ void require_same_pass(Residues q, Residues t, const ScoringScheme& s, const Sha
   REQUIRE(c.end_j == a.end_j);
 }
 
-// Local passes run in 16 bits, in either kernel: both, forced. Other
+// Local passes run in 16 bits, in any of the kernels: each, forced. Other
 // shapes run in 32 bits, where the choice means nothing.
 std::vector<Kernel16> kernels_for(const Shape& shape) {
   if (!shape.local) return {Kernel16::choose};
-  return {Kernel16::diagonal, Kernel16::rows};
+  return {Kernel16::diagonal, Kernel16::rows, Kernel16::rebased};
 }
 
-const char* name_of(Kernel16 k) { return k == Kernel16::rows ? "rows" : k == Kernel16::diagonal ? "diagonal" : "choose"; }
+const char* name_of(Kernel16 k) {
+  return k == Kernel16::rows ? "rows" : k == Kernel16::diagonal ? "diagonal" : k == Kernel16::rebased ? "rebased" : "choose";
+}
 
 }  // namespace
 
@@ -213,8 +215,9 @@ TEST_CASE("16-bit GPU pass equals the oracle, and reruns in 32 bits past the 16-
     }
 
   // Identical sequences score 2 a letter. A 16-bit pass gives up once a
-  // score reaches 32,767 minus the largest substitution score (3 here):
-  // 16,000 letters stay under, 16,382 and more reach it and run again.
+  // score reaches 32,767 minus the largest substitution score (3 here), and
+  // runs again in the rebased kernel: 16,000 letters stay under, 16,382 and
+  // more reach it. The rebased kernel holds any score.
   for (std::size_t length : {16000, 16382, 16383, 16400, 20000}) {
     const auto q = test::random_ranks(rng, length, 4);
     const PassResult cpu = score_pass_tiled(q, q, dna, local, 4);
@@ -229,7 +232,8 @@ TEST_CASE("16-bit GPU pass equals the oracle, and reruns in 32 bits past the 16-
           REQUIRE(gpu.score == cpu.score);
           REQUIRE(gpu.end_i == cpu.end_i);
           REQUIRE(gpu.end_j == cpu.end_j);
-          REQUIRE((gpu_stats().overflow_reruns > reruns_before) == (cpu.score >= 32767 - dna.max_abs_score()));
+          const bool overflows = kernel != Kernel16::rebased && cpu.score >= 32767 - dna.max_abs_score();
+          REQUIRE(gpu_stats().overflow_reruns - reruns_before == (overflows ? 1 : 0));
         }
   }
 }
@@ -266,7 +270,8 @@ TEST_CASE("GPU pass with the target in pieces equals the oracle", "[gpu][pairwis
               require_same_pass(q, t, s, shape, tuning);
             }
     }
-  // A 16-bit pass in pieces that leaves the 16-bit range runs again in 32 bits.
+  // Across pieces, a score past the 16-bit range: the rebased kernel holds
+  // it, the others' passes run again in it.
   const auto q = test::random_ranks(rng, 16400, 4);
   const PassResult cpu = score_pass_tiled(q, q, dna, shape_of(Mode::local, dna), 4);
   for (Kernel16 kernel : kernels_for(shape_of(Mode::local, dna))) {
@@ -279,8 +284,69 @@ TEST_CASE("GPU pass with the target in pieces equals the oracle", "[gpu][pairwis
     REQUIRE(gpu.score == cpu.score);
     REQUIRE(gpu.end_i == cpu.end_i);
     REQUIRE(gpu.end_j == cpu.end_j);
-    REQUIRE(gpu_stats().overflow_reruns > reruns_before);
+    REQUIRE(gpu_stats().overflow_reruns - reruns_before == (kernel == Kernel16::rebased ? 0 : 1));
   }
+}
+
+TEST_CASE("GPU 16-bit passes equal the oracle on scores far above 32,767", "[gpu][pairwise]") {
+  // The rebased kernel's cells are offsets from bases moved up every few
+  // rows (rebased16.hpp): here its cells cross 32,767 many times over,
+  // strips and pieces hand over scores of hundreds of thousands, and larger
+  // scores and costs make the warps rebase every 64 steps.
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(33);
+  const Shape local = shape_of(Mode::local, test::dna_scheme());
+  struct Case {
+    const char* what;
+    ScoringScheme scheme;
+    int alphabet;
+    std::size_t m;
+    double rate;
+  };
+  const Case cases[] = {
+      {"DNA, 1% changed", test::dna_scheme(), 4, 60000, 0.01},
+      {"DNA scored in tens, a rebase every 64 steps", test::dna_scheme(30, -30, 30, 10), 4, 6000, 0.05},
+      {"protein, BLOSUM62, 3% changed", test::protein_scheme(), 20, 24000, 0.03},
+  };
+  for (const Case& c : cases) {
+    const auto q = test::random_ranks(rng, c.m, c.alphabet);
+    auto t = test::mutate(rng, q, c.alphabet, c.rate);
+    t.insert(t.begin(), 3000, 1);  // the path starts in a later strip
+    const PassResult cpu = score_pass_tiled(q, t, c.scheme, local, 8);
+    REQUIRE(cpu.score > 3 * 32767);
+    for (int columns : {8, 16, 32, 64})
+      for (long long piece : {0LL, 5000LL})
+        for (Kernel16 kernel : {Kernel16::rebased, Kernel16::diagonal, Kernel16::rows}) {
+          GpuTuning tuning{.lane_columns = columns, .group = columns == 16 ? 1 : 0};
+          tuning.piece_columns = piece;
+          tuning.kernel16 = kernel;
+          INFO(c.what << ", lane columns " << columns << ", piece " << piece << ", kernel " << name_of(kernel));
+          const PassResult gpu = score_pass_gpu(q, t, c.scheme, local, 0, {}, tuning);
+          REQUIRE(gpu.score == cpu.score);
+          REQUIRE(gpu.end_i == cpu.end_i);
+          REQUIRE(gpu.end_j == cpu.end_j);
+        }
+  }
+  // 200,000 letters scoring about 390,000, against the 32-bit kernel.
+  const ScoringScheme dna = test::dna_scheme();
+  const auto q = test::random_ranks(rng, 200000, 4);
+  const auto t = test::mutate(rng, q, 4, 0.005);
+  GpuTuning wide;
+  wide.bits = 32;
+  const PassResult want = score_pass_gpu(q, t, dna, local, 0, {}, wide);
+  REQUIRE(want.score > 10 * 32767);
+  for (int columns : {8, 32, 64})
+    for (Kernel16 kernel : {Kernel16::rebased, Kernel16::choose}) {
+      GpuTuning tuning{.lane_columns = columns};
+      tuning.kernel16 = kernel;
+      const int reruns_before = gpu_stats().overflow_reruns;
+      const PassResult got = score_pass_gpu(q, t, dna, local, 0, {}, tuning);
+      INFO("lane columns " << columns << ", kernel " << name_of(kernel));
+      REQUIRE(got.score == want.score);
+      REQUIRE(got.end_i == want.end_i);
+      REQUIRE(got.end_j == want.end_j);
+      REQUIRE(gpu_stats().overflow_reruns - reruns_before == (kernel == Kernel16::rebased ? 0 : 1));
+    }
 }
 
 TEST_CASE("GPU pass on a query of a few letters far apart in the alphabet", "[gpu][pairwise]") {

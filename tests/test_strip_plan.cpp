@@ -21,7 +21,7 @@ namespace {
 const DeviceLimits h100{.sms = 132, .shared_per_block = 232448};
 
 PassRequest local_dna(long long m, long long n) {
-  return {.m = m, .n = n, .max_abs_score = 3, .profile_rows = 4, .local = true, .anywhere = true};
+  return {.m = m, .n = n, .max_abs_score = 3, .open_extend = 5, .profile_rows = 4, .local = true, .anywhere = true};
 }
 
 }  // namespace
@@ -70,6 +70,35 @@ TEST_CASE("the plan picks each shape's kernel as measured", "[plan]") {
     REQUIRE(k.lane_columns == 32);
     REQUIRE(k.shared_bytes <= h100.shared_per_block);
   }
+  SECTION("the rebased kernel, after an overflow, rebases often enough, or gives way") {
+    GpuTuning rebased;
+    rebased.kernel16 = Kernel16::rebased;
+    // Gaps of 3 + 2k, scores +1/-3 (bound 8): a base serves 3,051 rows of
+    // 1,025 columns, so a rebase every 2,048 steps.
+    const KernelPlan k = plan_kernel(local_dna(1000000, 1000000), rebased, h100);
+    REQUIRE(k.kind == KernelKind::s16_rebased);
+    REQUIRE(k.lane_columns == 32);
+    REQUIRE(rebased16::plan(5, 3, 32 * 32 + 1).rows == 3051);
+    REQUIRE(k.rebase.interval == 2048);
+    REQUIRE(k.rebase.reach == rebased16::plan(5, 3, 32 * 32 + 1).reach);
+    // Scores of +-30, gaps of 30 + 10k (bound 70): 205 rows at 8 columns a
+    // lane, none at 16, so a rebase every 64 steps with 8.
+    PassRequest r = local_dna(100000, 10000000);
+    r.max_abs_score = 30, r.open_extend = 40;
+    REQUIRE(rebase16_of(40, 30, 16).interval == 0);
+    const KernelPlan narrow = plan_kernel(r, rebased, h100);
+    REQUIRE(narrow.kind == KernelKind::s16_rebased);
+    REQUIRE(narrow.lane_columns == 8);
+    REQUIRE(narrow.rebase.interval == kMinRebaseInterval);
+    // Gaps of 90 + 10k leave too few rows even at 8 columns: the plain
+    // kernel (here the diagonal one, 64 columns), as without the ask.
+    r.open_extend = 100;
+    REQUIRE(rebase16_of(100, 30, 8).interval == 0);
+    const KernelPlan plain = plan_kernel(r, rebased, h100);
+    REQUIRE(plain.kind == KernelKind::s16_diagonal);
+    REQUIRE(plain.lane_columns == 64);
+    REQUIRE(plain.rebase.interval == 0);
+  }
   SECTION("the kept pass: 8 columns in 32 bits, one piece, strips in groups as any pass") {
     PassRequest r = local_dna(3000, 5000);
     r.kept = true;
@@ -86,7 +115,8 @@ TEST_CASE("the plan picks each shape's kernel as measured", "[plan]") {
 TEST_CASE("the tuning forces the plan", "[plan]") {
   const PassRequest r = local_dna(5000, 200000);
   for (const KernelVariant v : {KernelVariant{"s32", KernelKind::s32, 16}, KernelVariant{"d64", KernelKind::s16_diagonal, 64},
-                                KernelVariant{"r8", KernelKind::s16_rows, 8}, KernelVariant{"r32", KernelKind::s16_rows, 32}}) {
+                                KernelVariant{"r8", KernelKind::s16_rows, 8}, KernelVariant{"r32", KernelKind::s16_rows, 32},
+                                KernelVariant{"b16", KernelKind::s16_rebased, 16}}) {
     const KernelPlan k = plan_kernel(r, tuning_for(v), h100);
     INFO(v.name);
     REQUIRE(k.kind == v.kind);
@@ -119,7 +149,10 @@ TEST_CASE("the kernel table and the build agree", "[plan]") {
   std::set<std::string> names;
   for (const KernelVariant& v : kernel_variants()) {
     names.insert(std::string(v.name));
-    const std::string bits = v.kind == KernelKind::s32 ? "s32" : v.kind == KernelKind::s16_rows ? "s16_rows" : "s16_diag";
+    const std::string bits = v.kind == KernelKind::s32           ? "s32"
+                             : v.kind == KernelKind::s16_rows    ? "s16_rows"
+                             : v.kind == KernelKind::s16_rebased ? "s16_rebased"
+                                                                 : "s16_diag";
     REQUIRE(std::string(v.name) == "sw_striped_" + bits + "_c" + std::to_string(v.lane_columns));
   }
   REQUIRE(names.size() == kernel_variants().size());

@@ -16,6 +16,10 @@ constexpr KernelVariant kVariants[] = {
     {"sw_striped_s16_rows_c16", KernelKind::s16_rows, 16},
     {"sw_striped_s16_rows_c32", KernelKind::s16_rows, 32},
     {"sw_striped_s16_rows_c64", KernelKind::s16_rows, 64},
+    {"sw_striped_s16_rebased_c8", KernelKind::s16_rebased, 8},
+    {"sw_striped_s16_rebased_c16", KernelKind::s16_rebased, 16},
+    {"sw_striped_s16_rebased_c32", KernelKind::s16_rebased, 32},
+    {"sw_striped_s16_rebased_c64", KernelKind::s16_rebased, 64},
 };
 }  // namespace
 
@@ -27,7 +31,9 @@ std::span<const KernelVariant> kernel_variants() {
 GpuTuning tuning_for(const KernelVariant& v, GpuTuning base) {
   base.lane_columns = v.lane_columns;
   base.bits = v.kind == KernelKind::s32 ? 32 : 0;
-  base.kernel16 = v.kind == KernelKind::s16_rows ? Kernel16::rows : Kernel16::diagonal;
+  base.kernel16 = v.kind == KernelKind::s16_rows      ? Kernel16::rows
+                  : v.kind == KernelKind::s16_rebased ? Kernel16::rebased
+                                                      : Kernel16::diagonal;
   return base;
 }
 
@@ -51,10 +57,11 @@ const std::array<TuneKey<GpuTuning>, 9> gpu_tune_keys{{
          throw InputError("--tune lane_columns takes 8, 16, 32 or 64 (0: by the shape)");
        t.lane_columns = static_cast<int>(c);
      }},
-    {"kernel16", "diagonal or rows",
+    {"kernel16", "diagonal, rows or rebased",
      [](GpuTuning& t, std::string_view v) {
-       if (v != "diagonal" && v != "rows") throw InputError("--tune kernel16 takes diagonal or rows");
-       t.kernel16 = v == "rows" ? Kernel16::rows : Kernel16::diagonal;
+       if (v != "diagonal" && v != "rows" && v != "rebased")
+         throw InputError("--tune kernel16 takes diagonal, rows or rebased");
+       t.kernel16 = v == "rows" ? Kernel16::rows : v == "rebased" ? Kernel16::rebased : Kernel16::diagonal;
      }},
     {"group", "1: every strip hands over through device memory",
      [](GpuTuning& t, std::string_view v) { t.group = static_cast<int>(tune_int("group", v, 0, 4)); }},

@@ -15,7 +15,7 @@ namespace gdp::pairwise {
 // Which 16-bit score kernel runs: the diagonal one (striped_score16.cu, a
 // warp on 64 rows at once) or the row one (striped_rows16.cu, a warp on one
 // row, its E carried across by a scan).
-enum class Kernel16 { choose, diagonal, rows };
+enum class Kernel16 { choose, diagonal, rows, rebased };
 
 struct GpuTuning {
   // > 0 caps the ring of boundary columns between strips, so that tests can
@@ -26,8 +26,10 @@ struct GpuTuning {
   // chooses by the target's length.
   int lane_columns = 0;
   // 0: local score passes run with two 16-bit cells a register where the
-  // scores fit (8-bit substitution scores), again in 32 bits if a score
-  // reaches the 16-bit range; 32: always 32 bits.
+  // scores fit (8-bit substitution scores), again in the rebased diagonal
+  // kernel, which holds any score, if a score reaches the 16-bit range (in
+  // 32 bits where that kernel cannot rebase often enough); 32: always 32
+  // bits.
   int bits = 0;
   // Warps of a block that sweep neighbouring strips and hand their edges
   // over in shared memory: 0 chooses (4 for score passes, 1 for the
@@ -38,7 +40,9 @@ struct GpuTuning {
   // too long for the device's memory, always are.
   long long piece_columns = 0;
   // choose: the row kernel where the diagonal one's wavefront would take
-  // much of the run to fill (strip_plan.cpp: use_rows16), else the diagonal one.
+  // much of the run to fill (strip_plan.cpp: use_rows16), else the
+  // diagonal one; rebased: the diagonal one with rebased cells, where it
+  // can rebase often enough (the choice after an overflow).
   Kernel16 kernel16 = Kernel16::choose;
   // > 0: blocks an SM, at most what fits; 0: as many as the wavefront keeps busy.
   int blocks_per_sm = 0;
@@ -50,7 +54,7 @@ struct GpuTuning {
 // The score kernels, each by a systematic name: sw_striped_s32_c8 (the
 // 32-bit kernel, 8 columns a lane), sw_striped_s16_diag_c64, ... The [gpu]
 // tests run every row against the oracle, so a kernel added here is tested.
-enum class KernelKind { s32, s16_diagonal, s16_rows };
+enum class KernelKind { s32, s16_diagonal, s16_rows, s16_rebased };
 struct KernelVariant {
   std::string_view name;
   KernelKind kind;

@@ -71,7 +71,7 @@ struct GpuStats {
   int passes = 0;
   double kernel_seconds = 0;       // in all kernels
   double traceback_seconds = 0;    // of which in the chunked traceback's kernel
-  int overflow_reruns = 0;         // 16-bit passes run again in 32 bits
+  int overflow_reruns = 0;         // 16-bit passes whose score left the range, run again (striped_pass)
   int database_chunks = 0;         // the most chunks a searched database went up in (1: it fit)
   std::size_t peak_memory_bytes = 0;  // the engine's device memory at its largest
 };

@@ -1,6 +1,7 @@
 #include "pairwise/strip_plan.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <utility>
 
@@ -77,6 +78,13 @@ int row_kernel_columns(long long m, long long n, int widest, int sms) {
 
 }  // namespace
 
+Rebase16 rebase16_of(int open_extend, int max_abs_score, int lane_columns) {
+  const rebased16::Plan p = rebased16::plan(open_extend, max_abs_score, kLanes * lane_columns + 1);
+  const int interval = static_cast<int>(std::bit_floor(static_cast<unsigned>(std::max(p.rows - 3 * kLanes, 0))));
+  if (interval < kMinRebaseInterval) return {};
+  return {interval, p.reach};
+}
+
 KernelPlan plan_kernel(const PassRequest& r, const GpuTuning& tuning, const DeviceLimits& d) {
   // Two 16-bit cells a register where they can hold the scores: local
   // alignment's score and end cell, with 8-bit substitution scores.
@@ -100,17 +108,27 @@ KernelPlan plan_kernel(const PassRequest& r, const GpuTuning& tuning, const Devi
   };
   const int asked = r.kept ? kKeptCols : lane_columns(r.n, r.max_abs_score, tuning.lane_columns, sixteen);
   const int cols_diagonal = fitting(asked, false), cols_rows = fitting(asked, true);
+  // The rebased diagonal kernel holds any score, in bases moved every few
+  // rows, fewer the wider the lane: narrower lanes where the scores leave
+  // too few, and the choice as without it where even 8 columns do.
+  auto rebase_of = [&](int columns) { return rebase16_of(r.open_extend, r.max_abs_score, columns); };
+  int cols_rebased = cols_diagonal;
+  while (cols_rebased > 8 && rebase_of(cols_rebased).interval == 0) cols_rebased /= 2;
+  const bool rebased = tuning.kernel16 == Kernel16::rebased && rebase_of(cols_rebased).interval > 0;
   KernelPlan k;
-  k.kind = !sixteen ? KernelKind::s32
+  k.kind = !sixteen  ? KernelKind::s32
+           : rebased ? KernelKind::s16_rebased
            : use_rows16(tuning.kernel16, r.m, r.n, cols_diagonal, cols_rows, d.sms) ? KernelKind::s16_rows
-                                                                                      : KernelKind::s16_diagonal;
+                                                                                    : KernelKind::s16_diagonal;
   const bool rows = k.kind == KernelKind::s16_rows;
   const bool columns_asked = tuning.lane_columns != 0;
-  k.lane_columns = !rows         ? cols_diagonal
+  k.lane_columns = rebased        ? cols_rebased
+                   : !rows         ? cols_diagonal
                    : columns_asked ? cols_rows
                                    : row_kernel_columns(r.m, r.n, fitting(64, true), d.sms);
   k.strip_width = strip_width_of(k.lane_columns);
   k.shared_bytes = profile_shared(k.lane_columns, rows);
+  if (rebased) k.rebase = rebase_of(k.lane_columns);
   return k;
 }
 

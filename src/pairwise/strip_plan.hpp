@@ -6,6 +6,7 @@
 #include <cstddef>
 
 #include "pairwise/gpu_tuning.hpp"
+#include "pairwise/rebased16.hpp"
 
 namespace gdp::pairwise::striped {
 
@@ -37,10 +38,25 @@ inline long long kept_bytes(long long m, long long n) {
   return (strips * m + (m / kept_rows(4)) * strips * kKeptWidth) * 8;
 }
 
+// The rebased diagonal 16-bit kernel's rebases (striped_score16.cu): each half of
+// a warp keeps one base (rebased16.hpp) for its kLanes x Cols columns and
+// the column on their left, moved in steady steps only, every `interval`
+// steps, a power of two. A base then serves at most interval + 2 x kLanes
+// steps (before the first steady step, and after the last), over rows
+// kLanes apart. Large gap costs or scores can leave too few rows for
+// kMinRebaseInterval: then interval is 0, and the kernel cannot run.
+struct Rebase16 {
+  int interval = 0;
+  int reach = 0;  // rebased16::Plan's
+};
+constexpr int kMinRebaseInterval = 64;
+Rebase16 rebase16_of(int open_extend, int max_abs_score, int lane_columns);
+
 // What a pass asks for.
 struct PassRequest {
   long long m = 0, n = 0;  // query (rows) and target (columns) letters
   int max_abs_score = 0;   // the substitution matrix's largest |score|
+  int open_extend = 0;     // the cost of a gap of length 1
   int profile_rows = 0;    // letters the profile holds a row for
   bool local = false;
   bool anywhere = false;   // End::anywhere: the best cell of the matrix
@@ -62,6 +78,7 @@ struct KernelPlan {
   int lane_columns = 8;
   long long strip_width = 0;  // columns a warp's strip
   std::size_t shared_bytes = 0;  // the profiles of a block
+  Rebase16 rebase;  // s16_rebased's
   bool sixteen() const { return kind != KernelKind::s32; }
 };
 

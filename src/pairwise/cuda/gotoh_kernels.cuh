@@ -13,7 +13,7 @@ using Kernel = void (*)(GotohParams);
 // a register, a strip of 64 * cols columns): the diagonal one
 // (striped_score16.cu) and the one with a warp on one row at a time
 // (striped_rows16.cu).
-Kernel striped16_kernel(int cols);
+Kernel striped16_kernel(int cols, bool rebased);
 Kernel striped_rows16_kernel(int cols);
 
 }  // namespace gdp::pairwise::striped

@@ -55,6 +55,9 @@ struct Params {
   long long padded_n;            // strips x strip width: a checkpoint row's length
   int* overflow;                 // 16-bit kernels: set to 1 when a score reached overflow_at; all warps then stop
   int overflow_at;
+  // The diagonal 16-bit kernel: a rebase after every steady step s with
+  // s & rebase_mask == rebase_mask, and the reach (strip_plan.hpp: Rebase16).
+  int rebase_mask, reach;
 };
 
 // A value of a few 32-bit words, word by word: what the warp shuffles and

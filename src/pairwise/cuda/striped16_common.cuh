@@ -34,19 +34,23 @@ struct Best16 {
   int a = 0, ai = 0, aj = 0, b = 0, bi = 0, bj = 0;
 };
 
-// The maximum of a lane's row in each half, at least 0.
-template <int Cols>
+// The maximum of a lane's row in each half: at least 0 where the cells are
+// scores, as they are; not where they are offsets from a base, which can
+// be negative (striped_score16.cu).
+template <int Cols, bool AtLeastZero = true>
 __device__ __forceinline__ unsigned row_max16(const unsigned (&hp)[Cols]) {
   unsigned m = __vimax3_s16x2(hp[0], hp[1], hp[2]);
 #pragma unroll
   for (int c = 3; c + 1 < Cols; c += 2) m = __vimax3_s16x2(m, hp[c], hp[c + 1]);
-  return __vimax_s16x2_relu(m, hp[Cols - 1]);
+  if constexpr (AtLeastZero) return __vimax_s16x2_relu(m, hp[Cols - 1]);
+  return __vimax3_s16x2(m, hp[Cols - 1], hp[Cols - 1]);
 }
 
 // Keeps the row's maxima where they beat the best so far: row ia of the
 // low halves (columns ja + 1 ..), row ib of the high halves (jb + 1 ..),
 // each only if active; the first column of the maximum, as the oracle's
-// ties go. A score reaching overflow_at sets p.overflow.
+// ties go. A score reaching overflow_at sets p.overflow. The scores may be
+// offsets from a base as long as they are all from the same base.
 template <int Cols>
 __device__ __forceinline__ void note_better16(const GotohParams& p, const unsigned (&hp)[Cols], unsigned row_max,
                                               bool active_a, int ia, long long ja, bool active_b, int ib,

@@ -2,13 +2,17 @@
 // allocate, fill the parameters and launch one of the Gotoh cell's kernels
 // of the table (gpu_tuning.cpp: kernel_variants): the strip engine's
 // 32-bit kernel (strip_kernel.cuh) instantiated with GotohCell, or one of
-// the two 16-bit kernels (striped_score16.cu, the diagonal one;
-// striped_rows16.cu, the row one). Local passes without a last row go to
-// a 16-bit kernel where the scores allow, and run again in 32 bits if a
-// score leaves the 16-bit range. A target too long for one launch goes
-// through in pieces, the right edge of one the left edge of the next; a
-// pass can keep what the chunked traceback needs (chunk_recompute.cuh).
+// the 16-bit kernels (striped_score16.cu, the diagonal one, plain or
+// rebased; striped_rows16.cu, the row one). Local passes without a last
+// row go to a 16-bit kernel where the scores allow; a pass whose score
+// leaves the 16-bit range runs again in the rebased diagonal kernel, which
+// holds any score (its cells are offsets from 32-bit bases moved up every
+// few rows), or in 32 bits where the scores leave that kernel too few
+// rows. A target too long for one launch goes through in pieces, the right
+// edge of one the left edge of the next; a pass can keep what the chunked
+// traceback needs (chunk_recompute.cuh).
 #include <algorithm>
+#include <climits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -41,7 +45,8 @@ Kernel kernel_for(bool local, bool anywhere) {
 // kept pass's, by the plan's kind and columns, and the pass's shape.
 Kernel kernel_of(const KernelPlan& k, const PassRequest& r) {
   if (k.kind == KernelKind::s16_rows) return striped_rows16_kernel(k.lane_columns);
-  if (k.kind == KernelKind::s16_diagonal) return striped16_kernel(k.lane_columns);
+  if (k.kind == KernelKind::s16_diagonal || k.kind == KernelKind::s16_rebased)
+    return striped16_kernel(k.lane_columns, k.kind == KernelKind::s16_rebased);
   if (r.kept) return kernel_for<kKeptCols, true>(r.local, r.anywhere);
   return k.lane_columns == 16 ? kernel_for<16>(r.local, r.anywhere) : kernel_for<8>(r.local, r.anywhere);
 }
@@ -106,6 +111,7 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   const QueryLetters letters = kept ? QueryLetters{{}, {}, scheme.dim} : query_letters(q, scheme);
   PassRequest req;
   req.m = m, req.n = n, req.max_abs_score = scheme.max_abs_score(), req.profile_rows = letters.rows;
+  req.open_extend = gap_costs(scheme).open_extend;
   req.local = shape.local, req.anywhere = shape.end == End::anywhere;
   req.last_h = last_row.h != nullptr, req.last_f = last_row.f != nullptr, req.kept = kept != nullptr;
 
@@ -169,7 +175,9 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   p.flags = w.flags.get();
   p.ticket = w.flags.get() + slots;
   p.overflow = sixteen ? reinterpret_cast<int*>(w.flags.get() + slots + 1) : nullptr;
-  p.overflow_at = overflow_bound16(scheme);
+  // The rebased kernel's offsets never come near it.
+  p.overflow_at = kp.kind == KernelKind::s16_rebased ? INT_MAX : overflow_bound16(scheme);
+  p.rebase_mask = kp.rebase.interval - 1, p.reach = kp.rebase.reach;
   p.last = GotohLastRow{want_row ? w.last_h.get() : nullptr, last_row.f ? w.last_f.get() : nullptr};
   p.strip_best = w.strip_best.get();
   p.checkpoints = checkpoint_rows > 0 ? w.checkpoints.get() : nullptr;
@@ -258,15 +266,19 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   if (scheme.max_abs_score() > -kPadScore<8>)
     throw RunError("substitution scores beyond +-1000 are not supported on the GPU");
   GDP_CUDA_CHECK(cudaSetDevice(device));
-  // A 16-bit pass stops where a score comes within the largest
-  // substitution score of 32,767, and the whole pass runs again in 32 bits
-  // (parasail's satcheck): a saturated score is never returned.
+  // A pass stops where a score comes within the largest substitution
+  // score of 32,767, and the whole pass runs again in the rebased kernel,
+  // or in 32 bits where the plan cannot rebase (parasail's satcheck): a
+  // saturated score is never returned.
   PassProgress counted(progress);
   for (;;) {
     const RunResult r = run_striped(q, t, scheme, shape, device, last_row, tuning, kept, counted);
     if (!r.overflowed) return r.pass;
     ++stats().overflow_reruns;
-    tuning.bits = 32;
+    if (tuning.kernel16 != Kernel16::rebased)
+      tuning.kernel16 = Kernel16::rebased;  // where it cannot rebase, the planner's choice again, then 32 bits
+    else
+      tuning.bits = 32;
   }
 }
 

@@ -8,13 +8,25 @@
 // half left off one step before, so the wavefront is simply 64 lanes deep,
 // and each instruction updates two cells.
 //
-// Local scores are never negative, and E and F are carried plus open +
-// extend (lane_row16), which keeps them non-negative too, so only growth
+// Two instantiations. The plain kernel's cells are scores: local scores
+// are never negative, and E and F are carried plus open + extend (es, fs,
+// as in recurrence.hpp), which keeps them non-negative too, so only growth
 // can overflow. A score of overflow_at (32767 minus the largest
 // substitution score) or more sets p.overflow; every warp stops when it
-// next waits for the strip on its left or within 256 steps, and the pass is
-// run again in 32 bits (striped_score.cu). A saturated or wrapped score is
-// never returned.
+// next waits for the strip on its left or within 256 steps, and the pass
+// runs again in the rebased kernel (striped_score.cu). A saturated or
+// wrapped score is never returned.
+//
+// The rebased kernel holds any score: its cells are 16-bit offsets from two
+// 32-bit bases, one for the low halves of all lanes and one for the high
+// halves, which the warp moves up to lane 0's first column every few
+// hundred or thousand steps (p.rebase_mask), only in steady steps, where
+// every lane's rows lie inside the query. rebased16.hpp says why the
+// offsets then stay exact within 16 bits, and strip_plan.hpp (Rebase16)
+// what a base serves. Lanes hand each other offsets from the same base;
+// only lane 0 converts its inputs: the left strip's scores and, for its
+// high half, lane 31's low offsets. What crosses between strips, and the
+// best cells, are 32-bit scores. In the plain kernel the bases stay 0.
 //
 // Between strips (the ring and the links) the edge is H of the strip's last
 // column and es of the next strip's first column, not E. The ring's rows
@@ -22,6 +34,7 @@
 // one loads its next batch of rows during the batch before and waits for
 // no flag.
 #include "pairwise/cuda/striped16_common.cuh"
+#include "pairwise/rebased16.hpp"
 
 namespace gdp::pairwise::striped {
 namespace {
@@ -33,24 +46,6 @@ __device__ __forceinline__ unsigned pack_scores(unsigned a, unsigned b) {
   unsigned r;
   asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "n"(Selector));
   return r;
-}
-
-// One row of both halves: recurrence.hpp's update_cell_s16x2 for local
-// alignment, two cells an instruction, five instructions a column (E and F
-// carried plus open + extend; es from A, so one instruction a column lies
-// on the row's critical path). `fs` holds fs(i, c) on entry and
-// fs(i+1, c) on exit; `es` holds es of the lane's first column on entry
-// and of the next lane's first column on exit.
-template <int Cols>
-__device__ __forceinline__ void lane_row16(unsigned (&hp)[Cols], unsigned (&fs)[Cols], const unsigned (&sc)[Cols],
-                                           unsigned& es, unsigned diag, unsigned minus_open_extend,
-                                           unsigned minus_extend) {
-#pragma unroll
-  for (int c = 0; c < Cols; ++c) {
-    const unsigned h = update_cell_s16x2(diag, sc[c], es, fs[c], minus_open_extend, minus_extend);
-    diag = hp[c];
-    hp[c] = h;
-  }
 }
 
 // The profile holds a warp's scores of each query letter against its
@@ -78,7 +73,31 @@ __device__ __forceinline__ void load_pairs(const unsigned* a, const unsigned* b,
   }
 }
 
+// The warp's two bases, one for the low halves of all lanes and one for
+// the high halves, and what follows from them.
+struct Bases {
+  int lo = 0, hi = 0;
+  unsigned floor = 0;  // rebased16::floor_of
+};
+
+// Moves the bases up to lane 0's first column's H (every lane at the same
+// step, all of their rows inside the query), and every offset the warp
+// holds with them: the rows, the diagonals, what each lane hands the next,
+// and the best cells.
 template <int Cols>
+__device__ __forceinline__ void rebase_warp(unsigned (&hp)[Cols], unsigned (&fs)[Cols], unsigned& diag, unsigned& hr,
+                                            unsigned& er, Best16& best, Bases& b, int reach) {
+  const int lo = __shfl_sync(kFull, low(hp[0]), 0), hi = __shfl_sync(kFull, high(hp[0]), 0);
+  b.lo += lo, b.hi += hi;
+  b.floor = rebased16::floor_of(b.lo, b.hi, reach);
+  rebased16::rebase<Cols>(hp, fs, lo, hi, b.floor);
+  diag = rebased16::lowered(diag, lo, hi, b.floor);
+  hr = rebased16::lowered(hr, lo, hi, b.floor);
+  er = rebased16::lowered(er, lo, hi, b.floor);
+  best.a -= lo, best.b -= hi;
+}
+
+template <int Cols, bool Rebased>
 __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohParams p) {
   constexpr int kHalf = kLanes * Cols;  // columns a half
   constexpr int kWidth = 2 * kHalf;
@@ -96,12 +115,14 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohP
     const long long s = next_strip(p, shared, lane);
     if (s == -1) return;
     if (s < 0) continue;
-    const long long ja = s * kWidth + lane * Cols, jb = ja + kHalf;  // my first columns, 0-based
+    // My first columns, 0-based: ja, and jb = ja + kHalf (not kept: the
+    // 64-column kernel has no register to spare).
+    const long long ja = s * kWidth + lane * Cols;
 
     __syncwarp();
     for (int a = 0; a < p.rows; ++a)
       for (int half = 0; half < 2; ++half) {
-        const long long j = half ? jb : ja;
+        const long long j = half ? ja + kHalf : ja;
 #pragma unroll
         for (int w = 0; w < Cols / 4; ++w) {
           unsigned word = 0;
@@ -134,12 +155,14 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohP
     unsigned diag = 0, hr = 0, er = 0, letter = 0;
     GotohEdge in{0, neg_inf}, out{0, 0};
     Best16 best;
+    Bases bases;  // every cell above is an offset from them
     int q_now = 0, q_next = lane < m ? __ldg(p.q + lane) : 0;
 
     // One step of the wavefront: lane L's low half on row step - L + 1,
     // its high half 32 rows behind. A steady step (every row inside
-    // 1..m-1) leaves out the per-step tests of the rows' range. Sets `aborted` once any warp has found a score too
-    // large: when this one waits for a neighbour, and every 256 steps.
+    // 1..m-1) leaves out the per-step tests of the rows' range. Sets
+    // `aborted` once any warp has found a score too large: when this one
+    // waits for a neighbour, and every 256 steps.
     bool aborted = false;
     auto advance = [&](const int step, auto steady) {
       constexpr bool kSteady = decltype(steady)::value;
@@ -158,9 +181,11 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohP
       const GotohEdge batch_row = shfl(in, k);
       const int bh = batch_row.h, be = batch_row.e;
       const int bl = __shfl_sync(kFull, q_now, step & (kLanes - 1));
-      if (lane == 0) {
-        hl = pair(bh, low(h31));
-        el = pair(max(be, bh), low(e31));  // the first strip: E(i, 0) is minus infinity, so es = H(i, 0)
+      if (lane == 0) {  // the left strip's scores, and lane 31's low offsets, as offsets from this half's base
+        const int lo_minus_hi = bases.lo - bases.hi;
+        hl = pair(bh - bases.lo, low(h31) + lo_minus_hi);
+        // The first strip: E(i, 0) is minus infinity, so es = H(i, 0).
+        el = pair(max(be, bh) - bases.lo, low(e31) + lo_minus_hi);
         letter = pair(bl, static_cast<int>(letter31 & 0xffffu));
       }
 
@@ -171,7 +196,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohP
         load_pairs<Cols>(profile + profile_word<Cols>(static_cast<int>(letter & 0xffffu), 0, 0, lane),
                          profile + profile_word<Cols>(static_cast<int>(letter >> 16), 1, 0, lane), sc);
         unsigned es = el;
-        lane_row16(hp, fs, sc, es, diag, minus_oe, minus_ext);
+        rebased16::lane_row<Cols>(hp, fs, sc, es, diag, bases.floor, minus_oe, minus_ext);
         diag = hl;
         if (!active_b) {  // the high half has not started: it stays at row 0
 #pragma unroll
@@ -180,12 +205,13 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohP
         }
         hr = hp[Cols - 1];
         er = es;
-        const unsigned row_max = row_max16(hp);
-        if (!kSteady || any_better16(row_max, best)) note_better16(p, hp, row_max, active_a, ia, ja, active_b, ib, jb, best);
+        const unsigned row_max = row_max16<Cols, false>(hp);
+        if (!kSteady || any_better16(row_max, best)) note_better16(p, hp, row_max, active_a, ia, ja, active_b, ib, ja + kHalf, best);
       }
 
       if (produces) {  // the strip's right edge: lane 31's high half, 63 rows behind lane 0's low half
-        const int oh = high(__shfl_sync(kFull, hr, kLanes - 1)), oe = high(__shfl_sync(kFull, er, kLanes - 1));
+        const int oh = __shfl_sync(kFull, high(hr) + bases.hi, kLanes - 1);
+        const int oe = __shfl_sync(kFull, high(er) + bases.hi, kLanes - 1);
         const int r = step - (2 * kLanes - 2);
         if constexpr (kSteady) {  // r is inside 1..m-1, and r % kBatch == (K + 2) % kBatch
           if (lane == ((k + 1) & (kBatch - 1))) out = {oh, oe};
@@ -203,18 +229,38 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohP
     // kBatch: this kernel's larger row measured a third slower unrolled
     // (bench/RESULTS.md).
     for (; step < min(2 * kLanes, steps) && !aborted; ++step) advance(step, General{});
-    for (; step + 1 <= m - 1 && !aborted; ++step) advance(step, Steady{});
+    if constexpr (Rebased) {
+      // The rebases come between runs of steady steps, out of the loop,
+      // which the plain kernel keeps as it was (a rebase in the loop, or
+      // these nested loops, measured slower: bench/RESULTS.md).
+      while (step < m - 1 && !aborted) {
+        do advance(step++, Steady{});
+        while (step < m - 1 && (step & p.rebase_mask) != 0 && !aborted);
+        if ((step & p.rebase_mask) == 0) rebase_warp(hp, fs, diag, hr, er, best, bases, p.reach);
+      }
+    } else {
+      for (; step + 1 <= m - 1 && !aborted; ++step) advance(step, Steady{});
+    }
     for (; step < steps && !aborted; ++step) advance(step, General{});
-    if (aborted) continue;  // the pass runs again in 32 bits
+    if (aborted) continue;  // the pass runs again in the rebased kernel
 
+    best.a += bases.lo, best.b += bases.hi;
     publish_strip_best16(p, s, lane, best);
   }
 }
 
+template <bool Rebased>
+Kernel striped16_kernel_of(int cols) {
+  return cols == 64   ? striped_score16<64, Rebased>
+         : cols == 32 ? striped_score16<32, Rebased>
+         : cols == 16 ? striped_score16<16, Rebased>
+                      : striped_score16<8, Rebased>;
+}
+
 }  // namespace
 
-Kernel striped16_kernel(int cols) {
-  return cols == 64 ? striped_score16<64> : cols == 32 ? striped_score16<32> : cols == 16 ? striped_score16<16> : striped_score16<8>;
+Kernel striped16_kernel(int cols, bool rebased) {
+  return rebased ? striped16_kernel_of<true>(cols) : striped16_kernel_of<false>(cols);
 }
 
 }  // namespace gdp::pairwise::striped
