@@ -32,7 +32,7 @@ TEST_CASE("the plan picks each shape's kernel as measured", "[plan]") {
     REQUIRE(k.kind == KernelKind::s16_diagonal);
     REQUIRE(k.lane_columns == 64);
     REQUIRE(k.strip_width == 4096);
-    REQUIRE(k.shared_bytes == 4u * 4 * 4096);
+    REQUIRE(k.shared_bytes == 4u * 4 * 4096 + 4u * 2 * 32 * 64 * 4);  // profiles, and the lanes' best rows
     const GridPlan g = plan_grid(local_dna(100000, 10000000), k, {}, h100, 1, std::size_t{60} << 30);
     REQUIRE(g.blocks_per_sm == 1);
     REQUIRE(g.blocks == 132);

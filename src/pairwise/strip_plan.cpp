@@ -99,11 +99,17 @@ KernelPlan plan_kernel(const PassRequest& r, const GpuTuning& tuning, const Devi
     return static_cast<std::size_t>(kWarpsPerBlock) * static_cast<std::size_t>(r.profile_rows) *
            static_cast<std::size_t>(strip_width_of(columns)) * bytes;
   };
+  // The diagonal 16-bit kernels keep each lane's best rows beside the
+  // profiles: 4 bytes a column (striped16_common.cuh: note_better_kept16).
+  auto kernel_shared = [&](int columns, bool packed) {
+    const std::size_t kept = sixteen && !packed ? std::size_t{kWarpsPerBlock} * 2 * kLanes * 4 : 0;
+    return profile_shared(columns, packed) + kept * static_cast<std::size_t>(columns);
+  };
   // 64 columns a lane take 4 KiB of profile a letter and warp (8 in the
   // row kernel): a query of many letters (protein) takes fewer, whose
   // profile fits.
   auto fitting = [&](int columns, bool packed) {
-    while (columns > 8 && profile_shared(columns, packed) > d.shared_per_block) columns /= 2;
+    while (columns > 8 && kernel_shared(columns, packed) > d.shared_per_block) columns /= 2;
     return columns;
   };
   const int asked = r.kept ? kKeptCols : lane_columns(r.n, r.max_abs_score, tuning.lane_columns, sixteen);
@@ -127,7 +133,7 @@ KernelPlan plan_kernel(const PassRequest& r, const GpuTuning& tuning, const Devi
                    : columns_asked ? cols_rows
                                    : row_kernel_columns(r.m, r.n, fitting(64, true), d.sms);
   k.strip_width = strip_width_of(k.lane_columns);
-  k.shared_bytes = profile_shared(k.lane_columns, rows);
+  k.shared_bytes = kernel_shared(k.lane_columns, rows);
   if (rebased) k.rebase = rebase_of(k.lane_columns);
   return k;
 }

@@ -71,6 +71,49 @@ __device__ __forceinline__ void note_better16(const GotohParams& p, const unsign
   if ((active_a && max_a >= p.overflow_at) || (active_b && max_b >= p.overflow_at)) atomicExch(p.overflow, 1);
 }
 
+// The diagonal kernel's way to the same cells: each half's best score and
+// row, and that row's cells kept in shared memory (`kept_a`, `kept_b`:
+// this lane's Cols words, 16 bytes at a time, a warp's 32 lanes side by
+// side) whenever the score improves; the row's first column of the
+// maximum is found once, when the strip ends (first_max_column). Searching
+// the columns at every improvement, as note_better16 does, measured much
+// slower on similar pairs, whose best improves on nearly every row of a
+// chain of strips (bench/RESULTS.md).
+template <int Cols>
+__device__ __forceinline__ void keep_row16(unsigned* kept, const unsigned (&hp)[Cols]) {
+#pragma unroll
+  for (int w = 0; w < Cols / 4; ++w)
+    reinterpret_cast<uint4*>(kept)[w * kLanes] = make_uint4(hp[4 * w], hp[4 * w + 1], hp[4 * w + 2], hp[4 * w + 3]);
+}
+
+template <int Cols>
+__device__ __forceinline__ void note_better_kept16(const GotohParams& p, const unsigned (&hp)[Cols], unsigned row_max,
+                                                   bool active_a, int ia, bool active_b, int ib, Best16& best,
+                                                   unsigned* kept_a, unsigned* kept_b) {
+  const int max_a = low(row_max), max_b = high(row_max);
+  if (active_a && max_a > best.a) best.a = max_a, best.ai = ia, keep_row16(kept_a, hp);
+  if (active_b && max_b > best.b) best.b = max_b, best.bi = ib, keep_row16(kept_b, hp);
+  if ((active_a && max_a >= p.overflow_at) || (active_b && max_b >= p.overflow_at)) atomicExch(p.overflow, 1);
+}
+
+// The first of a kept row's Cols columns (0-based) holding its maximum, in
+// the low or the high halves.
+template <int Cols>
+__device__ __forceinline__ int first_max_column(const unsigned* kept, bool high_half) {
+  int best = INT_MIN, column = 0;
+#pragma unroll
+  for (int w = 0; w < Cols / 4; ++w) {
+    const uint4 v = reinterpret_cast<const uint4*>(kept)[w * kLanes];
+    const unsigned x[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      const int h = high_half ? high(x[k]) : low(x[k]);
+      if (h > best) best = h, column = 4 * w + k;
+    }
+  }
+  return column;
+}
+
 // A warp-uniform test first: a better cell is rare after the first rows,
 // and a score reaching overflow_at is always a better one.
 __device__ __forceinline__ bool any_better16(unsigned row_max, const Best16& best) {

@@ -106,6 +106,10 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohP
   start_links(shared);
   const int lane = static_cast<int>(threadIdx.x) & (kLanes - 1);
   unsigned* profile = profiles16 + (threadIdx.x / kLanes) * p.rows * (kWidth / 4);
+  // After the block's profiles, the rows that hold this lane's best cells
+  // (note_better_kept16): the low halves', then the high halves'.
+  unsigned* const kept_a = profiles16 + kWarpsPerBlock * p.rows * (kWidth / 4) + (threadIdx.x / kLanes) * 2 * kHalf + lane * 4;
+  unsigned* const kept_b = kept_a + kHalf;
   const int m = p.m;
   const unsigned minus_oe = pair(-p.costs.open_extend, -p.costs.open_extend), minus_ext = pair(-p.costs.extend, -p.costs.extend);
 
@@ -206,7 +210,8 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohP
         hr = hp[Cols - 1];
         er = es;
         const unsigned row_max = row_max16<Cols, false>(hp);
-        if (!kSteady || any_better16(row_max, best)) note_better16(p, hp, row_max, active_a, ia, ja, active_b, ib, ja + kHalf, best);
+        if (!kSteady || any_better16(row_max, best))
+          note_better_kept16(p, hp, row_max, active_a, ia, active_b, ib, best, kept_a, kept_b);
       }
 
       if (produces) {  // the strip's right edge: lane 31's high half, 63 rows behind lane 0's low half
@@ -245,6 +250,8 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohP
     if (aborted) continue;  // the pass runs again in the rebased kernel
 
     best.a += bases.lo, best.b += bases.hi;
+    if (best.ai > 0) best.aj = static_cast<int>(ja + first_max_column<Cols>(kept_a, false) + 1);
+    if (best.bi > 0) best.bj = static_cast<int>(ja + kHalf + first_max_column<Cols>(kept_b, true) + 1);
     publish_strip_best16(p, s, lane, best);
   }
 }
