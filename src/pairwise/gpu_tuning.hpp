@@ -13,8 +13,9 @@
 namespace gdp::pairwise {
 
 // Which 16-bit score kernel runs: the diagonal one (striped_score16.cu, a
-// warp on 64 rows at once) or the row one (striped_rows16.cu, a warp on one
-// row, its E carried across by a scan).
+// warp on 64 rows at once), the row one (striped_rows16.cu, a warp on one
+// row, its E carried across by a scan), or the diagonal one with rebased
+// cells, which holds any score.
 enum class Kernel16 { choose, diagonal, rows, rebased };
 
 struct GpuTuning {

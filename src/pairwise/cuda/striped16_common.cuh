@@ -49,8 +49,7 @@ __device__ __forceinline__ unsigned row_max16(const unsigned (&hp)[Cols]) {
 // Keeps the row's maxima where they beat the best so far: row ia of the
 // low halves (columns ja + 1 ..), row ib of the high halves (jb + 1 ..),
 // each only if active; the first column of the maximum, as the oracle's
-// ties go. A score reaching overflow_at sets p.overflow. The scores may be
-// offsets from a base as long as they are all from the same base.
+// ties go. A score reaching overflow_at sets p.overflow.
 template <int Cols>
 __device__ __forceinline__ void note_better16(const GotohParams& p, const unsigned (&hp)[Cols], unsigned row_max,
                                               bool active_a, int ia, long long ja, bool active_b, int ib,
