@@ -16,6 +16,7 @@ build=${1:-build}
 shift || true
 cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=(random homologous)
+[ -x "$build/gpu-sw" ] || { echo "sw-long: $build/gpu-sw missing: build first" >&2; exit 1; }
 work=${WORK:-$(mktemp -d)}
 mkdir -p "$work"
 make=scripts/bench/make_fasta.py

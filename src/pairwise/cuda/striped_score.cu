@@ -275,8 +275,11 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
     const RunResult r = run_striped(q, t, scheme, shape, device, last_row, tuning, kept, counted);
     if (!r.overflowed) return r.pass;
     ++stats().overflow_reruns;
-    if (tuning.kernel16 != Kernel16::rebased)
-      tuning.kernel16 = Kernel16::rebased;  // where it cannot rebase, the planner's choice again, then 32 bits
+    // Where even 8 columns a lane cannot rebase, the plan would run the
+    // overflowing kernel again: straight to 32 bits.
+    const bool can_rebase = rebase16_of(gap_costs(scheme).open_extend, scheme.max_abs_score(), 8).interval > 0;
+    if (tuning.kernel16 != Kernel16::rebased && can_rebase)
+      tuning.kernel16 = Kernel16::rebased;
     else
       tuning.bits = 32;
   }
