@@ -79,6 +79,44 @@ TEST_CASE("linear-space alignment scores what the full matrix scores", "[pairwis
   }
 }
 
+TEST_CASE("Myers-Miller hands sub-problems to a whole aligner and splits the rest", "[pairwise][backends]") {
+  // A whole aligner that takes the parts with both corners' gaps at the
+  // full open (those the full matrix aligns) up to a size, as the GPU's
+  // chunked traceback takes the parts whose kept edges fit.
+  std::mt19937 rng(57);
+  const ScoringScheme dna = test::dna_scheme(2, -3, 6, 1);  // long gaps: parts whose corners continue one
+  std::uniform_int_distribution<int> len(2, 300);
+  int taken = 0, declined = 0;
+  for (int round = 0; round < 60; ++round) {
+    auto q = test::random_ranks(rng, static_cast<std::size_t>(len(rng)), 4);
+    auto t = round % 3 ? test::mutate(rng, q, 4) : test::random_ranks(rng, static_cast<std::size_t>(len(rng)), 4);
+    if (round % 4 == 0) {  // a block of the query against nothing, across the middle row
+      const auto block = test::random_ranks(rng, q.size(), 4);
+      q.insert(q.begin() + static_cast<std::ptrdiff_t>(q.size() / 2), block.begin(), block.end());
+    }
+    const std::size_t limit = q.size() * t.size() / (1 + round % 5);
+    const WholeAligner whole = [&](Residues a, Residues b, GapEnds ends, Cigar& cigar) {
+      if (ends.top_open != dna.gap_open || ends.bottom_open != dna.gap_open || a.size() * b.size() > limit) {
+        ++declined;
+        return false;
+      }
+      ++taken;
+      for (const auto& r : align_full_matrix(a, b, dna, Mode::global).cigar) push_run(cigar, r.op, r.length);
+      return true;
+    };
+    INFO("round " << round << " m " << q.size() << " n " << t.size());
+    Alignment a;
+    a.query_end = static_cast<std::int64_t>(q.size());
+    a.target_end = static_cast<std::int64_t>(t.size());
+    const int score = align_linear_global(q, t, dna, Options{.mode = Mode::global}, a.cigar, whole);
+    const int expected = score_pass_scalar(q, t, dna, shape_of(Mode::global, dna)).score;
+    REQUIRE(score == expected);
+    REQUIRE(rescore(a, q, t, dna) == expected);
+  }
+  REQUIRE(taken > 0);
+  REQUIRE(declined > 0);
+}
+
 TEST_CASE("one long pair: the OpenMP path equals the oracle", "[pairwise][backends]") {
   std::mt19937 rng(7);
   const ScoringScheme s = test::dna_scheme();

@@ -7,6 +7,7 @@
 #include "pairwise/cpu/passes.hpp"
 #include "pairwise/cuda/gpu_pass.hpp"
 #include "pairwise/modes.hpp"
+#include "pairwise/strip_plan.hpp"
 #include "random_inputs.hpp"
 
 using namespace gdp;
@@ -154,6 +155,80 @@ TEST_CASE("Myers-Miller with GPU passes scores what the oracle scores", "[gpu][p
     const int score = align_linear_global(q, t, dna, o, cigar);
     REQUIRE(score == score_pass_scalar(q, t, dna, shape_of(Mode::global, dna)).score);
   }
+}
+
+TEST_CASE("GPU chunked traceback of a Myers-Miller part, its corners' gaps at any open", "[gpu][pairwise]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(8);
+  const ScoringScheme dna = test::dna_scheme(2, -3, 6, 1), blosum = test::protein_scheme();
+  std::uniform_int_distribution<std::size_t> len(1, 900);
+  const std::size_t edges[] = {2, 255, 256, 257, 512, 513};
+  for (int round = 0; round < 48; ++round) {
+    const bool protein = round % 4 == 3;
+    const ScoringScheme& s = protein ? blosum : dna;
+    const int alphabet = protein ? 20 : 4;
+    const std::size_t m = round < 12 ? edges[round % 6] : len(rng);
+    auto q = test::random_ranks(rng, m, alphabet);
+    auto t = round % 3 ? test::mutate(rng, q, alphabet) : test::random_ranks(rng, len(rng), alphabet);
+    if (round < 12) t.resize(edges[(round / 2) % 6], 1);
+    if (round % 5 == 2) {  // query letters against nothing at either corner: the ends' gaps
+      const auto head = test::random_ranks(rng, 40, alphabet), tail = test::random_ranks(rng, 70, alphabet);
+      q.insert(q.begin(), head.begin(), head.end());
+      q.insert(q.end(), tail.begin(), tail.end());
+    }
+    for (const GapEnds ends : {GapEnds{s.gap_open, s.gap_open}, GapEnds{0, s.gap_open}, GapEnds{s.gap_open, 0},
+                               GapEnds{0, 0}}) {
+      INFO("round " << round << " m " << q.size() << " n " << t.size() << " ends " << ends.top_open << " "
+                    << ends.bottom_open);
+      // The oracle's score of the part: row m's H, or its F with the
+      // bottom corner's open instead of the scheme's.
+      std::vector<int> h(t.size() + 1), f(t.size() + 1);
+      score_pass_scalar(q, t, s, Shape{false, false, ends.top_open, End::corner}, LastRow{h.data(), f.data()});
+      const int expected = std::max(h.back(), f.back() + s.gap_open - ends.bottom_open);
+      const auto cigar = align_gpu_chunked_global(q, t, s, ends, 0, 0, nullptr);
+      REQUIRE(cigar.has_value());
+      Alignment a;
+      a.query_end = static_cast<std::int64_t>(q.size());
+      a.target_end = static_cast<std::int64_t>(t.size());
+      a.cigar = *cigar;
+      int rescored = rescore(a, q, t, s);
+      if (a.cigar.front().op == Op::insertion) rescored += s.gap_open - ends.top_open;
+      if (a.cigar.size() > 1 && a.cigar.back().op == Op::insertion) rescored += s.gap_open - ends.bottom_open;
+      REQUIRE(rescored == expected);
+    }
+  }
+}
+
+TEST_CASE("GPU alignment: Myers-Miller splits a pair until its parts fit the chunked traceback", "[gpu][pairwise]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(9);
+  const ScoringScheme dna = test::dna_scheme(2, -3, 6, 1), blosum = test::protein_scheme();
+  std::uniform_int_distribution<std::size_t> len(600, 3000);
+  for (int round = 0; round < 24; ++round)
+    for (Mode mode : all_modes) {
+      const bool protein = round % 3 == 2;
+      const ScoringScheme& s = protein ? blosum : dna;
+      const int alphabet = protein ? 20 : 4;
+      auto q = test::random_ranks(rng, len(rng), alphabet);
+      auto t = round % 4 ? test::mutate(rng, q, alphabet, 0.05) : test::random_ranks(rng, len(rng), alphabet);
+      if (round % 4 == 1) {  // a block of the query against nothing, across the middle row
+        const auto block = test::random_ranks(rng, 300 + q.size() / 4, alphabet);
+        q.insert(q.begin() + static_cast<std::ptrdiff_t>(q.size() / 2), block.begin(), block.end());
+      }
+      INFO("round " << round << " m " << q.size() << " n " << t.size() << " mode " << to_string(mode));
+      const Alignment cpu = align(q, t, s, Options{.mode = mode, .backend = Backend::cpu_scalar});
+      Options o{.mode = mode, .backend = Backend::gpu, .threads = 2};
+      o.min_gpu_cells = 0;
+      // Too little for the pair, enough for a half, a quarter or an eighth.
+      o.max_traceback_bytes = striped::kept_bytes(static_cast<long long>(q.size()), static_cast<long long>(t.size())) / (3 + round % 6);
+      const double walked_before = gpu_stats().traceback_seconds;
+      const Alignment gpu = align(q, t, s, o);
+      REQUIRE(gpu.score == cpu.score);
+      REQUIRE(gpu.query_end == cpu.query_end);
+      REQUIRE(gpu.target_end == cpu.target_end);
+      REQUIRE(rescore(gpu, q, t, s) == cpu.score);
+      REQUIRE(gpu_stats().traceback_seconds > walked_before);  // parts went to the chunked walk
+    }
 }
 
 TEST_CASE("GPU pass and alignment agree with the OpenMP pass on 100,000 x 100,000", "[gpu][pairwise][large]") {

@@ -8,6 +8,7 @@
 #               20,000 letters, score only
 #   align       the homologous pair, aligned in full (TSV with its CIGAR)
 #   huge        1e7 x 1e7 homologous as above (ten stretches), score only
+#   huge-align  the 1e7 x 1e7 pair, aligned in full
 # Prints one Markdown row a case, GCUPS over the whole matrix.
 # Usage: scripts/bench/sw-long.sh [build-dir] [case...]   (default: random homologous)
 set -euo pipefail
@@ -46,7 +47,8 @@ for c in "${cases[@]}"; do
     homologous) read -r q t < <(homologous_pair 1000000 h1e6 3) ;;
     align) read -r q t < <(homologous_pair 1000000 h1e6 3); mode=() ;;
     huge) read -r q t < <(homologous_pair 10000000 h1e7 10) ;;
-    *) echo "sw-long: unknown case $c (random, homologous, align, huge)" >&2; exit 2 ;;
+    huge-align) read -r q t < <(homologous_pair 10000000 h1e7 10); mode=() ;;
+    *) echo "sw-long: unknown case $c (random, homologous, align, huge, huge-align)" >&2; exit 2 ;;
   esac
   out=$work/$c.tsv report=$work/$c.json
   t0=$(date +%s.%N)

@@ -23,9 +23,17 @@ PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, c
 }
 
 std::optional<Alignment> align_gpu_chunked(Residues q, Residues t, const ScoringScheme& scheme, Mode mode,
-                                           int device, Progress* score, Progress* traceback) {
+                                           int device, std::int64_t max_bytes, Progress* score, Progress* traceback) {
   if constexpr (have_cuda)
-    return chunked_alignment(q, t, scheme, mode, device, score, traceback);
+    return chunked_alignment(q, t, scheme, mode, device, max_bytes, score, traceback);
+  else
+    return std::nullopt;
+}
+
+std::optional<Cigar> align_gpu_chunked_global(Residues q, Residues t, const ScoringScheme& scheme, GapEnds ends,
+                                              int device, std::int64_t max_bytes, Progress* progress) {
+  if constexpr (have_cuda)
+    return chunked_global(q, t, scheme, ends, device, max_bytes, progress);
   else
     return std::nullopt;
 }

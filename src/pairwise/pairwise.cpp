@@ -1,15 +1,20 @@
 // The engine's entry point: one score pass finds the score and the end cell;
 // a full alignment then finds the begin cell with a reverse pass anchored at
-// the end, and aligns the two globally in linear memory (Myers-Miller).
+// the end, and aligns the two globally in linear memory (Myers-Miller). On
+// the GPU, a pair whose chunked traceback fits in device memory is aligned
+// by it instead, and so is each part of Myers-Miller's that fits.
 #include "pairwise/pairwise.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 #include <vector>
 
+#include <spdlog/spdlog.h>
+
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/progress.hpp"
+#include "core/timer.hpp"
 #include "pairwise/cpu/passes.hpp"
 #include "pairwise/cuda/gpu_pass.hpp"
 #include "pairwise/modes.hpp"
@@ -69,11 +74,14 @@ Alignment align(Residues q, Residues t, const ScoringScheme& scheme, const Optio
   // pass's cells, counted by its own work (set once the end is known).
   Progress traceback(o.progress, o.score_only ? 0 : static_cast<std::uint64_t>(cells), 0);
   if (o.backend == Backend::gpu && !o.score_only && cells >= o.min_gpu_cells && cells > 0) {
-    if (auto a = align_gpu_chunked(q, t, scheme, o.mode, o.device, o.progress, &traceback)) return *a;
+    if (auto a = align_gpu_chunked(q, t, scheme, o.mode, o.device, o.max_traceback_bytes, o.progress, &traceback))
+      return *a;
   }
+  Timer stage;
   const Shape shape = shape_of(o.mode, scheme);
   Alignment a = score_only_alignment(run_pass(q, t, scheme, shape, o), o.mode);
   if (o.score_only || a.empty()) return a;
+  const double score_seconds = stage.seconds();
 
   // The traceback's work: the reverse pass over the end's prefixes, then
   // Myers-Miller's passes, about twice the aligned part's cells (at most
@@ -95,13 +103,31 @@ Alignment align(Residues q, Residues t, const ScoringScheme& scheme, const Optio
     a.target_begin = a.target_end - begin.end_j;
     traceback.set_total(static_cast<std::uint64_t>(reverse_cells + 2 * begin.end_i * begin.end_j));
   }
+  const double begin_seconds = stage.seconds() - score_seconds;
   a.has_begin = true;
   Options linear = o;
   linear.progress = &traceback;
   const auto qs = q.subspan(static_cast<std::size_t>(a.query_begin), static_cast<std::size_t>(a.query_end - a.query_begin));
   const auto ts = t.subspan(static_cast<std::size_t>(a.target_begin), static_cast<std::size_t>(a.target_end - a.target_begin));
-  const int score = align_linear_global(qs, ts, scheme, linear, a.cigar);
+  // On the GPU, Myers-Miller's passes split the pair until a part's kept
+  // edges fit, and the chunked traceback aligns that part whole.
+  WholeAligner chunked;
+  int parts = 0;
+  if (o.backend == Backend::gpu)
+    chunked = [&](Residues sq, Residues st, GapEnds ends, Cigar& cigar) {
+      if (static_cast<std::int64_t>(sq.size()) * static_cast<std::int64_t>(st.size()) < o.min_gpu_cells) return false;
+      auto part = align_gpu_chunked_global(sq, st, scheme, ends, o.device, o.max_traceback_bytes, &traceback);
+      if (!part) return false;
+      for (const auto& r : *part) push_run(cigar, r.op, r.length);
+      ++parts;
+      return true;
+    };
+  const int score = align_linear_global(qs, ts, scheme, linear, a.cigar, chunked);
   if (score != a.score) throw std::logic_error("linear-space alignment scores " + std::to_string(score) + ", not " + std::to_string(a.score));
+  if (o.backend == Backend::gpu && cells >= o.min_gpu_cells)
+    spdlog::debug("alignment of {} x {}: score pass {:.3f} s, begin {:.3f} s, linear space {:.3f} s ({} parts by the "
+                  "chunked traceback)",
+                  q.size(), t.size(), score_seconds, begin_seconds, stage.seconds() - score_seconds - begin_seconds, parts);
   return a;
 }
 

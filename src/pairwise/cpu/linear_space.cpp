@@ -4,7 +4,8 @@
 // pass over the bottom half, recurse on the two corners. A vertical gap may
 // span the middle row ("type 2"); tb and te are the open costs of a vertical
 // gap at the sub-problem's top and bottom edge (0 where it continues a gap of
-// the caller's).
+// the caller's). A sub-problem goes whole to a faster aligner where one
+// takes it (the GPU's chunked traceback, once its kept edges fit).
 #include <algorithm>
 #include <vector>
 
@@ -15,14 +16,15 @@ namespace {
 
 class MyersMiller {
  public:
-  MyersMiller(const ScoringScheme& s, const Options& options, Cigar& out)
-      : s_(s), g_(gap_costs(s)), open_(s.gap_open), options_(options), out_(out) {}
+  MyersMiller(const ScoringScheme& s, const Options& options, const WholeAligner& whole, Cigar& out)
+      : s_(s), g_(gap_costs(s)), open_(s.gap_open), options_(options), whole_(whole), out_(out) {}
 
   void run(Residues a, Residues b, int tb, int te) {
     const std::int64_t M = static_cast<std::int64_t>(a.size()), N = static_cast<std::int64_t>(b.size());
     if (N == 0) return push_run(out_, Op::insertion, M);
     if (M == 0) return push_run(out_, Op::deletion, N);
     if (M == 1) return one_row(a[0], b, tb, te);
+    if (whole_ && whole_(a, b, GapEnds{tb, te}, out_)) return;
 
     const std::int64_t mid = M / 2;
     std::vector<int> cc(static_cast<std::size_t>(N + 1)), dd(cc.size()), rr(cc.size()), ss(cc.size());
@@ -89,14 +91,16 @@ class MyersMiller {
   GapCosts g_;
   int open_;
   const Options& options_;
+  const WholeAligner& whole_;
   Cigar& out_;
 };
 
 }  // namespace
 
-int align_linear_global(Residues q, Residues t, const ScoringScheme& scheme, const Options& options, Cigar& cigar) {
+int align_linear_global(Residues q, Residues t, const ScoringScheme& scheme, const Options& options, Cigar& cigar,
+                        const WholeAligner& whole) {
   Cigar local;
-  MyersMiller(scheme, options, local).run(q, t, scheme.gap_open, scheme.gap_open);
+  MyersMiller(scheme, options, whole, local).run(q, t, scheme.gap_open, scheme.gap_open);
   Alignment a;
   a.query_end = static_cast<std::int64_t>(q.size());
   a.target_end = static_cast<std::int64_t>(t.size());

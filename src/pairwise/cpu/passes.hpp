@@ -3,6 +3,7 @@
 // builders on top of them. Internal to the engine (and its tests).
 #include <cstdint>
 #include <algorithm>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -41,10 +42,25 @@ Alignment align_full_matrix(Residues q, Residues t, const ScoringScheme& scheme,
 PassResult run_pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, const Options& options,
                     LastRow last_row = {});
 
+// The ends of one of Myers-Miller's sub-problems, a global alignment: a
+// vertical gap (query letters against none) from the top-left corner opens
+// at `top_open`, one into the bottom-right corner at `bottom_open`; 0 where
+// it goes on from the caller's gap. Other gaps open at the scheme's cost.
+struct GapEnds {
+  int top_open = 0, bottom_open = 0;
+};
+
+// Solves a sub-problem whole where it can: appends an optimal alignment's
+// runs to `cigar` and returns true, or returns false and leaves it to the
+// passes.
+using WholeAligner = std::function<bool(Residues q, Residues t, GapEnds ends, Cigar& cigar)>;
+
 // Myers-Miller divide and conquer: an optimal global alignment of q and t
 // in linear memory (gaps at both ends cost the full open), its passes run
-// by run_pass. Appends to cigar and returns the alignment's score.
-int align_linear_global(Residues q, Residues t, const ScoringScheme& scheme, const Options& options, Cigar& cigar);
+// by run_pass; each sub-problem, the whole first, is offered to `whole`
+// first, if given. Appends to cigar and returns the alignment's score.
+int align_linear_global(Residues q, Residues t, const ScoringScheme& scheme, const Options& options, Cigar& cigar,
+                        const WholeAligner& whole = {});
 
 // The end of every pass: `h` and `f` are row m (h[0] = H(m,0)); `anywhere`
 // is the best cell seen, for End::anywhere. Applies the end rule and hands

@@ -14,6 +14,10 @@
 // recomputed, about m/256 + n/256 rounds of one chunk's time on a diagonal
 // path, half that with the square. The global boundary's closing gap run
 // is added here.
+//
+// chunked_global does the same for Myers-Miller's sub-problems
+// (linear_space.cpp) that fit: a global alignment whose gaps at the two
+// corners may open at other costs.
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
@@ -21,6 +25,7 @@
 
 #include "pairwise/cpu/passes.hpp"
 #include "core/cuda_check.hpp"
+#include "core/progress.hpp"
 #include "pairwise/cuda/gpu_pass.hpp"
 #include "pairwise/cuda/chunk_walk.cuh"
 #include "pairwise/cuda/strip_progress.cuh"
@@ -31,29 +36,19 @@ namespace gdp::pairwise {
 
 using namespace striped;
 
-std::optional<Alignment> chunked_alignment(Residues q, Residues t, const ScoringScheme& scheme, Mode mode, int device,
-                                           Progress* score_progress, Progress* traceback) {
-  const long long m = static_cast<long long>(q.size()), n = static_cast<long long>(t.size());
-  if (m == 0 || n == 0) return std::nullopt;
-  GDP_CUDA_CHECK(cudaSetDevice(device));
-  std::size_t free_bytes = 0, total_bytes = 0;
-  GDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  // Kept boundaries beyond half the free memory: Myers-Miller instead.
-  if (kept_bytes(m, n) > static_cast<long long>(free_bytes / 2)) return std::nullopt;
+namespace {
 
-  const Shape shape = shape_of(mode, scheme);
-  Kept<GotohTypes> kept;
-  const PassResult end = striped_pass(q, t, scheme, shape, device, {}, GpuTuning{}, &kept, score_progress);
-  Alignment a;
-  a.score = end.score;
-  a.query_end = end.end_i;
-  a.target_end = end.end_j;
-  a.has_begin = true;
-  if (mode == Mode::local && end.score == 0) {
-    a.query_end = a.target_end = 0;
-    return a;
-  }
+// Where the walk back from the end cell stopped, and its moves, last first.
+struct Walked {
+  long long i = 0, j = 0;
+  bool stopped = false;  // at a local alignment's start
+  std::vector<char> reversed;
+};
 
+// Walks back from (end_i, end_j) in `state` through the chunks of the kept
+// pass just run (`kept`, with the pass's `shape`).
+Walked walk_back(const Kept<GotohTypes>& kept, const ScoringScheme& scheme, const Shape& shape, long long m,
+                 long long n, long long end_i, long long end_j, int state, Progress* traceback) {
   const GapCosts g = gap_costs(scheme);
   WalkParams<GotohTypes> tp{};
   tp.p.q = kept.q;
@@ -65,12 +60,12 @@ std::optional<Alignment> chunked_alignment(Residues q, Residues t, const Scoring
   tp.p.rows = scheme.dim;
   tp.p.costs = GotohCosts{scheme.gap_open, g.open_extend, g.extend, shape.free_top, shape.left_open};
   tp.kept = kept;
-  tp.end_i = static_cast<int>(a.query_end);
-  tp.end_j = static_cast<int>(a.target_end);
-  tp.start_state = GotohCell<true>::in_h;
+  tp.end_i = static_cast<int>(end_i);
+  tp.end_j = static_cast<int>(end_j);
+  tp.start_state = state;
   cuda::DeviceArray<char> ops;
   cuda::DeviceArray<int> result;
-  tp.ops = ops.reserve(static_cast<std::size_t>(a.query_end + a.target_end + 1));
+  tp.ops = ops.reserve(static_cast<std::size_t>(end_i + end_j + 1));
   tp.result = result.reserve(5);
 
   const std::size_t shared = walk_shared_bytes<GotohCell<true>>(scheme.dim);
@@ -87,20 +82,91 @@ std::optional<Alignment> chunked_alignment(Residues q, Residues t, const Scoring
   int r[5] = {};
   GDP_CUDA_CHECK(cudaMemcpy(r, tp.result, sizeof r, cudaMemcpyDeviceToHost));
   if (r[4] != GotohCell<true>::in_h && !r[3]) throw std::logic_error("GPU traceback ran a gap into the matrix boundary");
-  std::vector<char> reversed(static_cast<std::size_t>(r[0]));
-  GDP_CUDA_CHECK(cudaMemcpy(reversed.data(), tp.ops, reversed.size(), cudaMemcpyDeviceToHost));
-  long long i = r[1], j = r[2];
-  if (!r[3] && !shape.local && !(shape.free_top && i == 0)) {  // global boundaries: the rest is one gap
-    for (; i > 0; --i) reversed.push_back('I');
-    for (; j > 0; --j) reversed.push_back('D');
+  Walked w;
+  w.reversed.resize(static_cast<std::size_t>(r[0]));
+  GDP_CUDA_CHECK(cudaMemcpy(w.reversed.data(), tp.ops, w.reversed.size(), cudaMemcpyDeviceToHost));
+  w.i = r[1], w.j = r[2], w.stopped = r[3] != 0;
+  return w;
+}
+
+// Whether the kept pass of an m x n matrix fits in `max_bytes` of device
+// memory (0: half of what is free).
+bool kept_fits(long long m, long long n, int device, std::int64_t max_bytes) {
+  GDP_CUDA_CHECK(cudaSetDevice(device));
+  if (max_bytes == 0) {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    GDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    max_bytes = static_cast<std::int64_t>(free_bytes / 2);
   }
-  a.query_begin = i;
-  a.target_begin = j;
-  for (auto op = reversed.rbegin(); op != reversed.rend(); ++op) push_run(a.cigar, static_cast<Op>(*op), 1);
+  return kept_bytes(m, n) <= max_bytes;
+}
+
+}  // namespace
+
+std::optional<Alignment> chunked_alignment(Residues q, Residues t, const ScoringScheme& scheme, Mode mode, int device,
+                                           std::int64_t max_bytes, Progress* score_progress, Progress* traceback) {
+  const long long m = static_cast<long long>(q.size()), n = static_cast<long long>(t.size());
+  if (m == 0 || n == 0 || !kept_fits(m, n, device, max_bytes)) return std::nullopt;
+
+  const Shape shape = shape_of(mode, scheme);
+  Kept<GotohTypes> kept;
+  const PassResult end = striped_pass(q, t, scheme, shape, device, {}, GpuTuning{}, &kept, score_progress);
+  Alignment a;
+  a.score = end.score;
+  a.query_end = end.end_i;
+  a.target_end = end.end_j;
+  a.has_begin = true;
+  if (mode == Mode::local && end.score == 0) {
+    a.query_end = a.target_end = 0;
+    return a;
+  }
+
+  Walked w = walk_back(kept, scheme, shape, m, n, a.query_end, a.target_end, GotohCell<true>::in_h, traceback);
+  if (!w.stopped && !shape.local && !(shape.free_top && w.i == 0)) {  // global boundaries: the rest is one gap
+    for (; w.i > 0; --w.i) w.reversed.push_back('I');
+    for (; w.j > 0; --w.j) w.reversed.push_back('D');
+  }
+  a.query_begin = w.i;
+  a.target_begin = w.j;
+  for (auto op = w.reversed.rbegin(); op != w.reversed.rend(); ++op) push_run(a.cigar, static_cast<Op>(*op), 1);
   const int score = rescore(a, q, t, scheme);
   if (score != a.score)
     throw std::logic_error("GPU traceback scores " + std::to_string(score) + ", not " + std::to_string(a.score));
   return a;
+}
+
+std::optional<Cigar> chunked_global(Residues q, Residues t, const ScoringScheme& scheme, GapEnds ends, int device,
+                                    std::int64_t max_bytes, Progress* progress) {
+  const long long m = static_cast<long long>(q.size()), n = static_cast<long long>(t.size());
+  if (m == 0 || n == 0 || !kept_fits(m, n, device, max_bytes)) return std::nullopt;
+
+  // Column 0 is the gap from the top-left corner, at its open cost; row
+  // m's F says what a gap into the bottom-right corner scores.
+  const Shape shape{false, false, ends.top_open, End::corner};
+  std::vector<int> h(static_cast<std::size_t>(n + 1)), f(h.size());
+  Kept<GotohTypes> kept;
+  striped_pass(q, t, scheme, shape, device, LastRow{h.data(), f.data()}, GpuTuning{}, &kept, progress);
+  const int refund = scheme.gap_open - ends.bottom_open;  // what a gap into the corner costs less
+  const long long into_h = h[static_cast<std::size_t>(n)], into_f = static_cast<long long>(f[static_cast<std::size_t>(n)]) + refund;
+  const bool gap_last = refund > 0 && into_f > into_h;
+  const long long score = gap_last ? into_f : into_h;
+
+  Walked w = walk_back(kept, scheme, shape, m, n, m, n, gap_last ? GotohCell<false>::in_f : GotohCell<false>::in_h,
+                       nullptr);
+  for (; w.i > 0; --w.i) w.reversed.push_back('I');  // the boundaries: the rest is one gap
+  for (; w.j > 0; --w.j) w.reversed.push_back('D');
+  Alignment a;
+  a.query_end = m, a.target_end = n;
+  for (auto op = w.reversed.rbegin(); op != w.reversed.rend(); ++op) push_run(a.cigar, static_cast<Op>(*op), 1);
+  // Re-scored with every gap at its full open; the ends' gaps open at theirs.
+  long long rescored = rescore(a, q, t, scheme);
+  if (!a.cigar.empty() && a.cigar.front().op == Op::insertion) rescored += scheme.gap_open - ends.top_open;
+  if (a.cigar.size() > 1 && a.cigar.back().op == Op::insertion) rescored += refund;
+  if (rescored != score)
+    throw std::logic_error("GPU traceback of a sub-problem scores " + std::to_string(rescored) + ", not " +
+                           std::to_string(score));
+  if (progress) progress->add(static_cast<std::uint64_t>(m * n));  // the walk: Myers-Miller's second half
+  return std::move(a.cigar);
 }
 
 }  // namespace gdp::pairwise

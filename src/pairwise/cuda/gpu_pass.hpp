@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "core/scoring.hpp"
+#include "pairwise/cpu/passes.hpp"
 #include "pairwise/pairwise.hpp"
 #include "pairwise/gpu_tuning.hpp"
 #include "pairwise/shape.hpp"
@@ -26,11 +27,19 @@ PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, c
 // the path are recomputed and traced. Same score and end cell as the
 // oracle; an optimal path whose CIGAR re-scores to it (ties may differ, and
 // with them the start of a local alignment). nullopt when the kept edges
-// would take more than half the free device memory, or without CUDA. The
-// score pass's cells are added to `score`, the walk's progress to
-// `traceback` (its total set here), either if set.
+// would take more than max_bytes of device memory (0: half the free
+// memory), or without CUDA. The score pass's cells are added to `score`,
+// the walk's progress to `traceback` (its total set here), either if set.
 std::optional<Alignment> align_gpu_chunked(Residues q, Residues t, const ScoringScheme& scheme, Mode mode,
-                                           int device, Progress* score = nullptr, Progress* traceback = nullptr);
+                                           int device, std::int64_t max_bytes = 0, Progress* score = nullptr,
+                                           Progress* traceback = nullptr);
+
+// The same for a sub-problem of Myers-Miller (cpu/passes.hpp: GapEnds): an
+// optimal global alignment of q and t whose corners' gaps open at `ends`,
+// as its CIGAR (which re-scores to it with those opens). Its cells are
+// added to `progress` twice, once by the pass and once for the walk.
+std::optional<Cigar> align_gpu_chunked_global(Residues q, Residues t, const ScoringScheme& scheme, GapEnds ends,
+                                              int device, std::int64_t max_bytes, Progress* progress);
 
 // The .cu files' side (CUDA builds only).
 struct GotohTypes;
@@ -44,7 +53,10 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
                         LastRow last_row, GpuTuning tuning, striped::Kept<GotohTypes>* kept, Progress* progress);
 // align_gpu_chunked (chunked_traceback.cu).
 std::optional<Alignment> chunked_alignment(Residues q, Residues t, const ScoringScheme& scheme, Mode mode, int device,
-                                           Progress* score, Progress* traceback);
+                                           std::int64_t max_bytes, Progress* score, Progress* traceback);
+// align_gpu_chunked_global (chunked_traceback.cu).
+std::optional<Cigar> chunked_global(Residues q, Residues t, const ScoringScheme& scheme, GapEnds ends, int device,
+                                    std::int64_t max_bytes, Progress* progress);
 // The counters gpu_stats() reports, for the .cu files to add to.
 GpuStats& gpu_stats_counters();
 // Adds to gpu_stats()'s kernel seconds (and traceback seconds).
