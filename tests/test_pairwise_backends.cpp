@@ -95,14 +95,15 @@ TEST_CASE("Myers-Miller hands sub-problems to a whole aligner and splits the res
       q.insert(q.begin() + static_cast<std::ptrdiff_t>(q.size() / 2), block.begin(), block.end());
     }
     const std::size_t limit = q.size() * t.size() / (1 + round % 5);
-    const WholeAligner whole = [&](Residues a, Residues b, GapEnds ends, Cigar& cigar) {
-      if (ends.top_open != dna.gap_open || ends.bottom_open != dna.gap_open || a.size() * b.size() > limit) {
+    const WholeAligner whole = [&](const Part& part, Cigar& cigar) -> std::optional<PartStart> {
+      if (part.local_start || part.ends.top_open != dna.gap_open || part.ends.bottom_open != dna.gap_open ||
+          part.q.size() * part.t.size() > limit) {
         ++declined;
-        return false;
+        return std::nullopt;
       }
       ++taken;
-      for (const auto& r : align_full_matrix(a, b, dna, Mode::global).cigar) push_run(cigar, r.op, r.length);
-      return true;
+      for (const auto& r : align_full_matrix(part.q, part.t, dna, Mode::global).cigar) push_run(cigar, r.op, r.length);
+      return PartStart{};
     };
     INFO("round " << round << " m " << q.size() << " n " << t.size());
     Alignment a;
@@ -115,6 +116,48 @@ TEST_CASE("Myers-Miller hands sub-problems to a whole aligner and splits the res
   }
   REQUIRE(taken > 0);
   REQUIRE(declined > 0);
+}
+
+TEST_CASE("Myers-Miller from a local alignment's end cell finds an optimal start", "[pairwise][backends]") {
+  std::mt19937 rng(58);
+  const ScoringScheme blosum = test::protein_scheme();
+  std::uniform_int_distribution<int> len(1, 250);
+  for (int round = 0; round < 150; ++round) {
+    const bool protein = round % 3 == 2;
+    const ScoringScheme s = protein ? blosum : test::dna_scheme(1 + round % 2, -3, round % 8, round % 3);
+    const int alphabet = protein ? 20 : 4;
+    auto q = test::random_ranks(rng, static_cast<std::size_t>(len(rng)), alphabet);
+    auto t = round % 3 ? test::mutate(rng, q, alphabet) : test::random_ranks(rng, static_cast<std::size_t>(len(rng)), alphabet);
+    if (round % 4 == 0) {  // a block of the query against nothing
+      const auto block = test::random_ranks(rng, 1 + q.size() / 2, alphabet);
+      q.insert(q.begin() + static_cast<std::ptrdiff_t>(q.size() / 3), block.begin(), block.end());
+    }
+    const PassResult end = score_pass_scalar(q, t, s, shape_of(Mode::local, s));
+    if (end.score == 0) continue;
+    // Parts to the full matrix where global with the scheme's opens, as
+    // the GPU's chunked traceback would take them; or none.
+    const std::size_t limit = q.size() * t.size() / (2 + round % 3);
+    const WholeAligner full = [&](const Part& part, Cigar& cigar) -> std::optional<PartStart> {
+      if (part.local_start || part.ends.top_open != s.gap_open || part.ends.bottom_open != s.gap_open ||
+          part.q.size() * part.t.size() > limit)
+        return std::nullopt;
+      for (const auto& r : align_full_matrix(part.q, part.t, s, Mode::global).cigar) push_run(cigar, r.op, r.length);
+      return PartStart{};
+    };
+    for (const WholeAligner& whole : {WholeAligner{}, full}) {
+      INFO("round " << round << " m " << q.size() << " n " << t.size() << " end " << end.end_i << " " << end.end_j
+                    << " whole " << static_cast<bool>(whole));
+      Alignment a;
+      PartStart start;
+      const int score = align_linear_local_end(Residues(q).first(static_cast<std::size_t>(end.end_i)),
+                                               Residues(t).first(static_cast<std::size_t>(end.end_j)), s, Options{},
+                                               a.cigar, start, whole);
+      REQUIRE(score == end.score);
+      a.query_begin = start.i, a.target_begin = start.j;
+      a.query_end = end.end_i, a.target_end = end.end_j;
+      REQUIRE(rescore(a, q, t, s) == end.score);
+    }
+  }
 }
 
 TEST_CASE("one long pair: the OpenMP path equals the oracle", "[pairwise][backends]") {

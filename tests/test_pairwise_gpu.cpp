@@ -157,7 +157,7 @@ TEST_CASE("Myers-Miller with GPU passes scores what the oracle scores", "[gpu][p
   }
 }
 
-TEST_CASE("GPU chunked traceback of a Myers-Miller part, its corners' gaps at any open", "[gpu][pairwise]") {
+TEST_CASE("GPU chunked traceback of a Myers-Miller part, from its corner or a local start, its corners' gaps at any open", "[gpu][pairwise]") {
   if (test::skip_without_gpu()) return;
   std::mt19937 rng(8);
   const ScoringScheme dna = test::dna_scheme(2, -3, 6, 1), blosum = test::protein_scheme();
@@ -176,26 +176,32 @@ TEST_CASE("GPU chunked traceback of a Myers-Miller part, its corners' gaps at an
       q.insert(q.begin(), head.begin(), head.end());
       q.insert(q.end(), tail.begin(), tail.end());
     }
-    for (const GapEnds ends : {GapEnds{s.gap_open, s.gap_open}, GapEnds{0, s.gap_open}, GapEnds{s.gap_open, 0},
-                               GapEnds{0, 0}}) {
-      INFO("round " << round << " m " << q.size() << " n " << t.size() << " ends " << ends.top_open << " "
-                    << ends.bottom_open);
-      // The oracle's score of the part: row m's H, or its F with the
-      // bottom corner's open instead of the scheme's.
-      std::vector<int> h(t.size() + 1), f(t.size() + 1);
-      score_pass_scalar(q, t, s, Shape{false, false, ends.top_open, End::corner}, LastRow{h.data(), f.data()});
-      const int expected = std::max(h.back(), f.back() + s.gap_open - ends.bottom_open);
-      const auto cigar = align_gpu_chunked_global(q, t, s, ends, 0, 0, nullptr);
-      REQUIRE(cigar.has_value());
-      Alignment a;
-      a.query_end = static_cast<std::int64_t>(q.size());
-      a.target_end = static_cast<std::int64_t>(t.size());
-      a.cigar = *cigar;
-      int rescored = rescore(a, q, t, s);
-      if (a.cigar.front().op == Op::insertion) rescored += s.gap_open - ends.top_open;
-      if (a.cigar.size() > 1 && a.cigar.back().op == Op::insertion) rescored += s.gap_open - ends.bottom_open;
-      REQUIRE(rescored == expected);
-    }
+    for (const bool local_start : {false, true})
+      for (const GapEnds ends : {GapEnds{s.gap_open, s.gap_open}, GapEnds{0, s.gap_open}, GapEnds{s.gap_open, 0},
+                                 GapEnds{0, 0}}) {
+        if (local_start && ends.top_open == 0) continue;  // a local start has no top corner gap
+        INFO("round " << round << " m " << q.size() << " n " << t.size() << " local start " << local_start
+                      << " ends " << ends.top_open << " " << ends.bottom_open);
+        // The oracle's score of the part: row m's H, or its F with the
+        // bottom corner's open instead of the scheme's.
+        std::vector<int> h(t.size() + 1), f(t.size() + 1);
+        const Shape shape = local_start ? Shape{true, true, 0, End::corner} : Shape{false, false, ends.top_open, End::corner};
+        score_pass_scalar(q, t, s, shape, LastRow{h.data(), f.data()});
+        const int expected = std::max(h.back(), f.back() + s.gap_open - ends.bottom_open);
+        Alignment a;
+        const auto start = align_gpu_chunked_part(Part{q, t, ends, local_start}, s, 0, 0, nullptr, a.cigar);
+        REQUIRE(start.has_value());
+        if (!local_start) REQUIRE((start->i == 0 && start->j == 0));
+        a.query_begin = start->i, a.target_begin = start->j;
+        a.query_end = static_cast<std::int64_t>(q.size());
+        a.target_end = static_cast<std::int64_t>(t.size());
+        int rescored = rescore(a, q, t, s);
+        if (!local_start && !a.cigar.empty() && a.cigar.front().op == Op::insertion) rescored += s.gap_open - ends.top_open;
+        // A gap into the corner opens at the corner's cost when that scores more.
+        if (!a.cigar.empty() && a.cigar.back().op == Op::insertion && rescored < expected)
+          rescored += s.gap_open - ends.bottom_open;
+        REQUIRE(rescored == expected);
+      }
   }
 }
 

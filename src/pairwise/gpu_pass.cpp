@@ -30,10 +30,10 @@ std::optional<Alignment> align_gpu_chunked(Residues q, Residues t, const Scoring
     return std::nullopt;
 }
 
-std::optional<Cigar> align_gpu_chunked_global(Residues q, Residues t, const ScoringScheme& scheme, GapEnds ends,
-                                              int device, std::int64_t max_bytes, Progress* progress) {
+std::optional<PartStart> align_gpu_chunked_part(const Part& part, const ScoringScheme& scheme, int device,
+                                                std::int64_t max_bytes, Progress* progress, Cigar& cigar) {
   if constexpr (have_cuda)
-    return chunked_global(q, t, scheme, ends, device, max_bytes, progress);
+    return chunked_part(part, scheme, device, max_bytes, progress, cigar);
   else
     return std::nullopt;
 }

@@ -2,7 +2,9 @@
 // a full alignment then finds the begin cell with a reverse pass anchored at
 // the end, and aligns the two globally in linear memory (Myers-Miller). On
 // the GPU, a pair whose chunked traceback fits in device memory is aligned
-// by it instead, and so is each part of Myers-Miller's that fits.
+// by it instead, and so is each part of Myers-Miller's that fits; a local
+// alignment there goes to Myers-Miller from its end cell, which finds the
+// begin on its way.
 #include "pairwise/pairwise.hpp"
 
 #include <algorithm>
@@ -82,51 +84,63 @@ Alignment align(Residues q, Residues t, const ScoringScheme& scheme, const Optio
   Alignment a = score_only_alignment(run_pass(q, t, scheme, shape, o), o.mode);
   if (o.score_only || a.empty()) return a;
   const double score_seconds = stage.seconds();
-
-  // The traceback's work: the reverse pass over the end's prefixes, then
-  // Myers-Miller's passes, about twice the aligned part's cells (at most
-  // the prefixes', known better once the begin is).
-  const std::int64_t reverse_cells = o.mode == Mode::global ? 0 : a.query_end * a.target_end;
-  traceback.set_total(static_cast<std::uint64_t>(reverse_cells + 2 * a.query_end * a.target_end));
-
-  // The begin cell: a pass over the reversed prefixes, anchored at the end
-  // cell (global boundaries), reaches the best score first at the begin.
-  if (o.mode == Mode::local || o.mode == Mode::semiglobal) {
-    const auto rq = reversed(q.first(static_cast<std::size_t>(a.query_end)));
-    const auto rt = reversed(t.first(static_cast<std::size_t>(a.target_end)));
-    const Shape anchored{false, false, scheme.gap_open, o.mode == Mode::local ? End::anywhere : End::last_row};
-    Options reverse = o;
-    reverse.progress = &traceback;
-    const PassResult begin = run_pass(rq, rt, scheme, anchored, reverse);
-    if (begin.score != a.score) throw std::logic_error("reverse pass disagrees with the forward pass");
-    a.query_begin = a.query_end - begin.end_i;
-    a.target_begin = a.target_end - begin.end_j;
-    traceback.set_total(static_cast<std::uint64_t>(reverse_cells + 2 * begin.end_i * begin.end_j));
-  }
-  const double begin_seconds = stage.seconds() - score_seconds;
   a.has_begin = true;
   Options linear = o;
   linear.progress = &traceback;
-  const auto qs = q.subspan(static_cast<std::size_t>(a.query_begin), static_cast<std::size_t>(a.query_end - a.query_begin));
-  const auto ts = t.subspan(static_cast<std::size_t>(a.target_begin), static_cast<std::size_t>(a.target_end - a.target_begin));
+
   // On the GPU, Myers-Miller's passes split the pair until a part's kept
   // edges fit, and the chunked traceback aligns that part whole.
   WholeAligner chunked;
   int parts = 0;
   if (o.backend == Backend::gpu)
-    chunked = [&](Residues sq, Residues st, GapEnds ends, Cigar& cigar) {
-      if (static_cast<std::int64_t>(sq.size()) * static_cast<std::int64_t>(st.size()) < o.min_gpu_cells) return false;
-      auto part = align_gpu_chunked_global(sq, st, scheme, ends, o.device, o.max_traceback_bytes, &traceback);
-      if (!part) return false;
-      for (const auto& r : *part) push_run(cigar, r.op, r.length);
-      ++parts;
-      return true;
+    chunked = [&](const Part& part, Cigar& cigar) -> std::optional<PartStart> {
+      if (static_cast<std::int64_t>(part.q.size()) * static_cast<std::int64_t>(part.t.size()) < o.min_gpu_cells)
+        return std::nullopt;
+      auto start = align_gpu_chunked_part(part, scheme, o.device, o.max_traceback_bytes, &traceback, cigar);
+      if (start) ++parts;
+      return start;
     };
-  const int score = align_linear_global(qs, ts, scheme, linear, a.cigar, chunked);
+
+  int score = 0;
+  double begin_seconds = 0;
+  if (o.backend == Backend::gpu && o.mode == Mode::local) {
+    // Myers-Miller from the end cell finds the begin on its way: no pass
+    // over the end's prefixes for it first. About twice their cells.
+    traceback.set_total(static_cast<std::uint64_t>(2 * a.query_end * a.target_end));
+    PartStart start;
+    score = align_linear_local_end(q.first(static_cast<std::size_t>(a.query_end)),
+                                   t.first(static_cast<std::size_t>(a.target_end)), scheme, linear, a.cigar, start,
+                                   chunked);
+    a.query_begin = start.i;
+    a.target_begin = start.j;
+  } else {
+    // The traceback's work: the reverse pass over the end's prefixes, then
+    // Myers-Miller's passes, about twice the aligned part's cells (at most
+    // the prefixes', known better once the begin is).
+    const std::int64_t reverse_cells = o.mode == Mode::global ? 0 : a.query_end * a.target_end;
+    traceback.set_total(static_cast<std::uint64_t>(reverse_cells + 2 * a.query_end * a.target_end));
+
+    // The begin cell: a pass over the reversed prefixes, anchored at the end
+    // cell (global boundaries), reaches the best score first at the begin.
+    if (o.mode == Mode::local || o.mode == Mode::semiglobal) {
+      const auto rq = reversed(q.first(static_cast<std::size_t>(a.query_end)));
+      const auto rt = reversed(t.first(static_cast<std::size_t>(a.target_end)));
+      const Shape anchored{false, false, scheme.gap_open, o.mode == Mode::local ? End::anywhere : End::last_row};
+      const PassResult begin = run_pass(rq, rt, scheme, anchored, linear);
+      if (begin.score != a.score) throw std::logic_error("reverse pass disagrees with the forward pass");
+      a.query_begin = a.query_end - begin.end_i;
+      a.target_begin = a.target_end - begin.end_j;
+      traceback.set_total(static_cast<std::uint64_t>(reverse_cells + 2 * begin.end_i * begin.end_j));
+    }
+    begin_seconds = stage.seconds() - score_seconds;
+    const auto qs = q.subspan(static_cast<std::size_t>(a.query_begin), static_cast<std::size_t>(a.query_end - a.query_begin));
+    const auto ts = t.subspan(static_cast<std::size_t>(a.target_begin), static_cast<std::size_t>(a.target_end - a.target_begin));
+    score = align_linear_global(qs, ts, scheme, linear, a.cigar, chunked);
+  }
   if (score != a.score) throw std::logic_error("linear-space alignment scores " + std::to_string(score) + ", not " + std::to_string(a.score));
   if (o.backend == Backend::gpu && cells >= o.min_gpu_cells)
-    spdlog::debug("alignment of {} x {}: score pass {:.3f} s, begin {:.3f} s, linear space {:.3f} s ({} parts by the "
-                  "chunked traceback)",
+    spdlog::debug("alignment of {} x {}: score pass {:.3f} s, begin pass {:.3f} s, linear space {:.3f} s ({} parts by "
+                  "the chunked traceback)",
                   q.size(), t.size(), score_seconds, begin_seconds, stage.seconds() - score_seconds - begin_seconds, parts);
   return a;
 }

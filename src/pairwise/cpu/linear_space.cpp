@@ -7,6 +7,7 @@
 // the caller's). A sub-problem goes whole to a faster aligner where one
 // takes it (the GPU's chunked traceback, once its kept edges fit).
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "pairwise/cpu/passes.hpp"
@@ -24,27 +25,16 @@ class MyersMiller {
     if (N == 0) return push_run(out_, Op::insertion, M);
     if (M == 0) return push_run(out_, Op::deletion, N);
     if (M == 1) return one_row(a[0], b, tb, te);
-    if (whole_ && whole_(a, b, GapEnds{tb, te}, out_)) return;
+    if (whole_ && whole_(Part{a, b, GapEnds{tb, te}, false}, out_)) return;
 
     const std::int64_t mid = M / 2;
-    std::vector<int> cc(static_cast<std::size_t>(N + 1)), dd(cc.size()), rr(cc.size()), ss(cc.size());
-    pass(a.first(static_cast<std::size_t>(mid)), b, tb, cc, dd);
-    std::vector<std::uint8_t> ra(a.rbegin(), a.rend() - mid), rb(b.rbegin(), b.rend());
-    pass(ra, rb, te, rr, ss);
-
-    // Type 1: the path crosses row mid at (mid, j). Type 2: a vertical gap
-    // spans it, its open charged in both halves, so one open is added back.
-    std::int64_t best = static_cast<std::int64_t>(cc[0]) + rr[N], best_j = 0;
-    bool spanning = false;
-    for (std::int64_t j = 0; j <= N; ++j) {
-      const std::int64_t through = static_cast<std::int64_t>(cc[j]) + rr[N - j];
-      const std::int64_t span = static_cast<std::int64_t>(dd[j]) + ss[N - j] + open_;
-      if (through > best) best = through, best_j = j, spanning = false;
-      if (span > best) best = span, best_j = j, spanning = true;
-    }
-    const std::size_t j = static_cast<std::size_t>(best_j);
+    Rows top(N), bottom(N);
+    pass(a.first(static_cast<std::size_t>(mid)), b, Shape{false, false, tb, End::corner}, top);
+    reverse_pass(a.subspan(static_cast<std::size_t>(mid)), b, te, End::corner, bottom);
+    const Crossing c = crossing(top, bottom);
+    const std::size_t j = static_cast<std::size_t>(c.j);
     const std::size_t mi = static_cast<std::size_t>(mid);
-    if (!spanning) {
+    if (!c.spanning) {
       run(a.first(mi), b.first(j), tb, open_);
       run(a.subspan(mi), b.subspan(j), open_, te);
     } else {
@@ -54,10 +44,74 @@ class MyersMiller {
     }
   }
 
+  // The best path from anywhere in a x b to its last cell, whose vertical
+  // gap into that cell opens at te: the top half's local pass and the
+  // bottom half's reverse pass say where it crosses the middle row, or
+  // that it starts in the bottom half (where the reverse pass's best is).
+  // Returns where it starts.
+  PartStart run_local(Residues a, Residues b, int te) {
+    const std::int64_t M = static_cast<std::int64_t>(a.size()), N = static_cast<std::int64_t>(b.size());
+    if (M == 0 || N == 0) return {M, N};  // a local alignment ending on the border is empty
+    if (whole_)
+      if (auto start = whole_(Part{a, b, GapEnds{0, te}, true}, out_)) return *start;
+
+    const std::int64_t mid = M == 1 ? 0 : M / 2;
+    Rows top(N), bottom(N);
+    if (mid > 0) pass(a.first(static_cast<std::size_t>(mid)), b, Shape{true, true, 0, End::corner}, top);
+    const PassResult from = reverse_pass(a.subspan(static_cast<std::size_t>(mid)), b, te, End::anywhere, bottom);
+    const Crossing c = mid > 0 ? crossing(top, bottom) : Crossing{};
+    if (mid == 0 || from.score >= c.score) {  // it starts in the bottom half
+      const PartStart start{M - from.end_i, N - from.end_j};
+      run(a.subspan(static_cast<std::size_t>(start.i)), b.subspan(static_cast<std::size_t>(start.j)), open_, te);
+      return start;
+    }
+    const std::size_t j = static_cast<std::size_t>(c.j);
+    const std::size_t mi = static_cast<std::size_t>(mid);
+    if (!c.spanning) {
+      const PartStart start = run_local(a.first(mi), b.first(j), open_);
+      run(a.subspan(mi), b.subspan(j), open_, te);
+      return start;
+    }
+    const PartStart start = run_local(a.first(mi - 1), b.first(j), 0);
+    push_run(out_, Op::insertion, 2);
+    run(a.subspan(mi + 1), b.subspan(j), 0, te);
+    return start;
+  }
+
  private:
-  void pass(Residues a, Residues b, int left_open, std::vector<int>& h, std::vector<int>& f) {
-    const Shape shape{false, false, left_open, End::corner};
-    run_pass(a, b, s_, shape, options_, LastRow{h.data(), f.data()});
+  // H and F of a pass's last row.
+  struct Rows {
+    explicit Rows(std::int64_t n) : h(static_cast<std::size_t>(n + 1)), f(h.size()) {}
+    std::vector<int> h, f;
+  };
+  struct Crossing {
+    std::int64_t score = std::numeric_limits<std::int64_t>::min(), j = 0;
+    bool spanning = false;
+  };
+
+  PassResult pass(Residues a, Residues b, const Shape& shape, Rows& rows) {
+    return run_pass(a, b, s_, shape, options_, LastRow{rows.h.data(), rows.f.data()});
+  }
+  // A pass over a and b reversed, from their last cell; its gap down
+  // column 0 (into that cell) opens at left_open.
+  PassResult reverse_pass(Residues a, Residues b, int left_open, End end, Rows& rows) {
+    const std::vector<std::uint8_t> ra(a.rbegin(), a.rend()), rb(b.rbegin(), b.rend());
+    return pass(ra, rb, Shape{false, false, left_open, end}, rows);
+  }
+
+  // Where the path crosses the row between the passes. Type 1: it leaves
+  // the top half at (mid, j). Type 2: a vertical gap spans the row, its
+  // open charged in both halves, so one open is added back.
+  Crossing crossing(const Rows& top, const Rows& bottom) const {
+    const std::int64_t N = static_cast<std::int64_t>(top.h.size()) - 1;
+    Crossing c{static_cast<std::int64_t>(top.h[0]) + bottom.h[N], 0, false};
+    for (std::int64_t j = 0; j <= N; ++j) {
+      const std::int64_t through = static_cast<std::int64_t>(top.h[j]) + bottom.h[N - j];
+      const std::int64_t span = static_cast<std::int64_t>(top.f[j]) + bottom.f[N - j] + open_;
+      if (through > c.score) c = {through, j, false};
+      if (span > c.score) c = {span, j, true};
+    }
+    return c;
   }
 
   long long gap(std::int64_t k) const { return k > 0 ? s_.gap_cost(k) : 0; }
@@ -102,6 +156,19 @@ int align_linear_global(Residues q, Residues t, const ScoringScheme& scheme, con
   Cigar local;
   MyersMiller(scheme, options, whole, local).run(q, t, scheme.gap_open, scheme.gap_open);
   Alignment a;
+  a.query_end = static_cast<std::int64_t>(q.size());
+  a.target_end = static_cast<std::int64_t>(t.size());
+  a.cigar = local;
+  for (const auto& r : local) push_run(cigar, r.op, r.length);
+  return rescore(a, q, t, scheme);
+}
+
+int align_linear_local_end(Residues q, Residues t, const ScoringScheme& scheme, const Options& options, Cigar& cigar,
+                           PartStart& start, const WholeAligner& whole) {
+  Cigar local;
+  start = MyersMiller(scheme, options, whole, local).run_local(q, t, scheme.gap_open);
+  Alignment a;
+  a.query_begin = start.i, a.target_begin = start.j;
   a.query_end = static_cast<std::int64_t>(q.size());
   a.target_end = static_cast<std::int64_t>(t.size());
   a.cigar = local;

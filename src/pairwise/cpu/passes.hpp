@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -42,25 +43,48 @@ Alignment align_full_matrix(Residues q, Residues t, const ScoringScheme& scheme,
 PassResult run_pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, const Options& options,
                     LastRow last_row = {});
 
-// The ends of one of Myers-Miller's sub-problems, a global alignment: a
-// vertical gap (query letters against none) from the top-left corner opens
-// at `top_open`, one into the bottom-right corner at `bottom_open`; 0 where
-// it goes on from the caller's gap. Other gaps open at the scheme's cost.
+// The ends of one of Myers-Miller's sub-problems: a vertical gap (query
+// letters against none) from the top-left corner opens at `top_open`, one
+// into the bottom-right corner at `bottom_open`; 0 where it goes on from
+// the caller's gap. Other gaps open at the scheme's cost.
 struct GapEnds {
   int top_open = 0, bottom_open = 0;
 };
 
-// Solves a sub-problem whole where it can: appends an optimal alignment's
-// runs to `cigar` and returns true, or returns false and leaves it to the
+// A sub-problem: the best path from the top-left corner of q x t (or, with
+// local_start, from anywhere, as a local alignment starts; top_open is then
+// unused) to its bottom-right corner.
+struct Part {
+  Residues q, t;
+  GapEnds ends;
+  bool local_start = false;
+};
+// Where a part's path starts in q x t: (0, 0) unless local_start.
+struct PartStart {
+  std::int64_t i = 0, j = 0;
+};
+
+// Solves a part whole where it can: appends an optimal path's runs to
+// `cigar` and returns its start, or returns nullopt and leaves it to the
 // passes.
-using WholeAligner = std::function<bool(Residues q, Residues t, GapEnds ends, Cigar& cigar)>;
+using WholeAligner = std::function<std::optional<PartStart>(const Part& part, Cigar& cigar)>;
 
 // Myers-Miller divide and conquer: an optimal global alignment of q and t
 // in linear memory (gaps at both ends cost the full open), its passes run
-// by run_pass; each sub-problem, the whole first, is offered to `whole`
-// first, if given. Appends to cigar and returns the alignment's score.
+// by run_pass; each part, the whole first, is offered to `whole` first,
+// if given. Appends to cigar and returns the alignment's score.
 int align_linear_global(Residues q, Residues t, const ScoringScheme& scheme, const Options& options, Cigar& cigar,
                         const WholeAligner& whole = {});
+
+// The same for a local alignment that ends at the last cell of q x t and
+// may start anywhere: each part splits at its middle row into a part
+// with a local start above (found by a local pass over the upper half and
+// a reverse pass over the lower) and a global one below, unless the
+// reverse pass finds the best start in the lower half itself. No pass
+// looks for the start over the whole matrix first. Appends to cigar and
+// returns the alignment's score and its start.
+int align_linear_local_end(Residues q, Residues t, const ScoringScheme& scheme, const Options& options, Cigar& cigar,
+                           PartStart& start, const WholeAligner& whole = {});
 
 // The end of every pass: `h` and `f` are row m (h[0] = H(m,0)); `anywhere`
 // is the best cell seen, for End::anywhere. Applies the end rule and hands

@@ -15,9 +15,9 @@
 // path, half that with the square. The global boundary's closing gap run
 // is added here.
 //
-// chunked_global does the same for Myers-Miller's sub-problems
-// (linear_space.cpp) that fit: a global alignment whose gaps at the two
-// corners may open at other costs.
+// chunked_part does the same for Myers-Miller's parts (linear_space.cpp)
+// that fit: a path to the part's last cell from its first, or from a
+// local start, whose gaps at the corners may open at other costs.
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
@@ -135,38 +135,46 @@ std::optional<Alignment> chunked_alignment(Residues q, Residues t, const Scoring
   return a;
 }
 
-std::optional<Cigar> chunked_global(Residues q, Residues t, const ScoringScheme& scheme, GapEnds ends, int device,
-                                    std::int64_t max_bytes, Progress* progress) {
-  const long long m = static_cast<long long>(q.size()), n = static_cast<long long>(t.size());
+std::optional<PartStart> chunked_part(const Part& part, const ScoringScheme& scheme, int device, std::int64_t max_bytes,
+                                      Progress* progress, Cigar& cigar) {
+  const long long m = static_cast<long long>(part.q.size()), n = static_cast<long long>(part.t.size());
   if (m == 0 || n == 0 || !kept_fits(m, n, device, max_bytes)) return std::nullopt;
 
-  // Column 0 is the gap from the top-left corner, at its open cost; row
-  // m's F says what a gap into the bottom-right corner scores.
-  const Shape shape{false, false, ends.top_open, End::corner};
+  // Column 0 is the gap from the top-left corner, at its open cost (or the
+  // local start's zeros); row m's F says what a gap into the bottom-right
+  // corner scores.
+  const Shape shape = part.local_start ? Shape{true, true, 0, End::corner}
+                                       : Shape{false, false, part.ends.top_open, End::corner};
   std::vector<int> h(static_cast<std::size_t>(n + 1)), f(h.size());
   Kept<GotohTypes> kept;
-  striped_pass(q, t, scheme, shape, device, LastRow{h.data(), f.data()}, GpuTuning{}, &kept, progress);
-  const int refund = scheme.gap_open - ends.bottom_open;  // what a gap into the corner costs less
-  const long long into_h = h[static_cast<std::size_t>(n)], into_f = static_cast<long long>(f[static_cast<std::size_t>(n)]) + refund;
+  striped_pass(part.q, part.t, scheme, shape, device, LastRow{h.data(), f.data()}, GpuTuning{}, &kept, progress);
+  const int refund = scheme.gap_open - part.ends.bottom_open;  // what a gap into the corner costs less
+  const long long into_h = h[static_cast<std::size_t>(n)];
+  const long long into_f = static_cast<long long>(f[static_cast<std::size_t>(n)]) + refund;
   const bool gap_last = refund > 0 && into_f > into_h;
   const long long score = gap_last ? into_f : into_h;
 
-  Walked w = walk_back(kept, scheme, shape, m, n, m, n, gap_last ? GotohCell<false>::in_f : GotohCell<false>::in_h,
+  Walked w = walk_back(kept, scheme, shape, m, n, m, n, gap_last ? GotohCell<true>::in_f : GotohCell<true>::in_h,
                        nullptr);
-  for (; w.i > 0; --w.i) w.reversed.push_back('I');  // the boundaries: the rest is one gap
-  for (; w.j > 0; --w.j) w.reversed.push_back('D');
+  if (!part.local_start) {  // the boundaries: the rest is one gap
+    for (; w.i > 0; --w.i) w.reversed.push_back('I');
+    for (; w.j > 0; --w.j) w.reversed.push_back('D');
+  }
   Alignment a;
+  a.query_begin = w.i, a.target_begin = w.j;
   a.query_end = m, a.target_end = n;
   for (auto op = w.reversed.rbegin(); op != w.reversed.rend(); ++op) push_run(a.cigar, static_cast<Op>(*op), 1);
-  // Re-scored with every gap at its full open; the ends' gaps open at theirs.
-  long long rescored = rescore(a, q, t, scheme);
-  if (!a.cigar.empty() && a.cigar.front().op == Op::insertion) rescored += scheme.gap_open - ends.top_open;
-  if (a.cigar.size() > 1 && a.cigar.back().op == Op::insertion) rescored += refund;
+  // Re-scored with every gap at its full open; the corners' gaps open at theirs.
+  long long rescored = rescore(a, part.q, part.t, scheme);
+  if (!part.local_start && !a.cigar.empty() && a.cigar.front().op == Op::insertion)
+    rescored += scheme.gap_open - part.ends.top_open;
+  if (gap_last) rescored += refund;
   if (rescored != score)
-    throw std::logic_error("GPU traceback of a sub-problem scores " + std::to_string(rescored) + ", not " +
+    throw std::logic_error("GPU traceback of a part scores " + std::to_string(rescored) + ", not " +
                            std::to_string(score));
   if (progress) progress->add(static_cast<std::uint64_t>(m * n));  // the walk: Myers-Miller's second half
-  return std::move(a.cigar);
+  for (const auto& r : a.cigar) push_run(cigar, r.op, r.length);
+  return PartStart{w.i, w.j};
 }
 
 }  // namespace gdp::pairwise

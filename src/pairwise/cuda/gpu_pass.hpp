@@ -34,12 +34,12 @@ std::optional<Alignment> align_gpu_chunked(Residues q, Residues t, const Scoring
                                            int device, std::int64_t max_bytes = 0, Progress* score = nullptr,
                                            Progress* traceback = nullptr);
 
-// The same for a sub-problem of Myers-Miller (cpu/passes.hpp: GapEnds): an
-// optimal global alignment of q and t whose corners' gaps open at `ends`,
-// as its CIGAR (which re-scores to it with those opens). Its cells are
-// added to `progress` twice, once by the pass and once for the walk.
-std::optional<Cigar> align_gpu_chunked_global(Residues q, Residues t, const ScoringScheme& scheme, GapEnds ends,
-                                              int device, std::int64_t max_bytes, Progress* progress);
+// The same for a part of Myers-Miller's (cpu/passes.hpp: Part): appends an
+// optimal path's runs to `cigar` (they re-score to its score with the
+// part's corner opens) and returns its start; nullopt as above. Its cells
+// are added to `progress` twice, once by the pass and once for the walk.
+std::optional<PartStart> align_gpu_chunked_part(const Part& part, const ScoringScheme& scheme, int device,
+                                                std::int64_t max_bytes, Progress* progress, Cigar& cigar);
 
 // The .cu files' side (CUDA builds only).
 struct GotohTypes;
@@ -54,9 +54,9 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
 // align_gpu_chunked (chunked_traceback.cu).
 std::optional<Alignment> chunked_alignment(Residues q, Residues t, const ScoringScheme& scheme, Mode mode, int device,
                                            std::int64_t max_bytes, Progress* score, Progress* traceback);
-// align_gpu_chunked_global (chunked_traceback.cu).
-std::optional<Cigar> chunked_global(Residues q, Residues t, const ScoringScheme& scheme, GapEnds ends, int device,
-                                    std::int64_t max_bytes, Progress* progress);
+// align_gpu_chunked_part (chunked_traceback.cu).
+std::optional<PartStart> chunked_part(const Part& part, const ScoringScheme& scheme, int device, std::int64_t max_bytes,
+                                      Progress* progress, Cigar& cigar);
 // The counters gpu_stats() reports, for the .cu files to add to.
 GpuStats& gpu_stats_counters();
 // Adds to gpu_stats()'s kernel seconds (and traceback seconds).
