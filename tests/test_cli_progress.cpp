@@ -53,10 +53,11 @@ void check_progress(const gdp::test::RunResult& r, const std::string& tool) {
 }
 
 // A full alignment on one thread, on a terminal, of two similar DNA
-// sequences of 16,000 letters, "q" and "t": a few seconds.
-gdp::test::RunResult align_similar_pair(const gdp::test::TempDir& box, const std::string& exe) {
+// sequences of `length` letters, "q" and "t": a few seconds.
+gdp::test::RunResult align_similar_pair(const gdp::test::TempDir& box, const std::string& exe,
+                                        std::size_t length = 22000) {
   std::mt19937 rng(3);
-  const std::string q = random_dna(rng, 16000);
+  const std::string q = random_dna(rng, length);
   const std::string query = box.write("q.fa", ">q\n" + q + "\n"), target = box.write("t.fa", ">t\n" + mutated(rng, q, 50) + "\n");
   return run_on_terminal(exe, {"--cpu", "--threads", "1", "--format", "tsv", query, target}, box.dir());
 }
@@ -105,7 +106,7 @@ TEST_CASE("gpu-sw writes each query's results as soon as they are done", "[cli][
 TEST_CASE("gpu-fold on a terminal: progress through a long record's fill", "[cli][progress]") {
   gdp::test::TempDir box("progress");
   std::mt19937 rng(5);
-  std::string rna = random_dna(rng, 2400);
+  std::string rna = random_dna(rng, 3200);  // about 3 s: progress shows from 1 s on, every 0.25 s
   std::replace(rna.begin(), rna.end(), 'T', 'U');
   const std::string input = box.write("rna.fa", ">r\n" + rna + "\n");
   const auto r = run_on_terminal(GPU_FOLD_EXE, {"--cpu", "--engine", "cpu2", "--threads", "1", input}, box.dir());
@@ -123,7 +124,7 @@ TEST_CASE("gpu-mm on a terminal: progress through every algorithm and the check"
 
 TEST_CASE("gpu-syntenic on a terminal: progress through the linear-space alignment", "[cli][progress]") {
   gdp::test::TempDir box("progress");
-  const auto r = align_similar_pair(box, GPU_SYNTENIC_EXE);
+  const auto r = align_similar_pair(box, GPU_SYNTENIC_EXE, 26000);  // about 3 s
   check_progress(r, "gpu-syntenic");
   CHECK(r.out.find("q\tt\t") != std::string::npos);
 }
