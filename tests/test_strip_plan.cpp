@@ -40,6 +40,15 @@ TEST_CASE("the plan picks each shape's kernel as measured", "[plan]") {
     REQUIRE(g.piece == 10000000);
     REQUIRE(g.fits);
   }
+  SECTION("the diagonal kernel's columns a lane grow with the target") {
+    for (const auto& [n, columns] : {std::pair{200000LL, 8}, {300000LL, 16}, {599999LL, 16}, {600000LL, 32},
+                                     {993479LL, 32}, {1999999LL, 32}, {2000000LL, 64}}) {
+      INFO("n " << n);
+      const KernelPlan k = plan_kernel(local_dna(200000, n), {}, h100);
+      REQUIRE(k.kind == KernelKind::s16_diagonal);
+      REQUIRE(k.lane_columns == columns);
+    }
+  }
   SECTION("a short query: the row kernel, whose wavefront fills at once") {
     REQUIRE(plan_kernel(local_dna(10000, 1000000), {}, h100).kind == KernelKind::s16_rows);
     REQUIRE(plan_kernel(local_dna(1000, 1000000), {}, h100).kind == KernelKind::s16_rows);

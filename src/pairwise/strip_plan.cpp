@@ -9,18 +9,19 @@ namespace gdp::pairwise::striped {
 namespace {
 
 // Wider lanes cut the per-step overhead; 8 columns give more strips, which
-// narrow matrices need to fill the GPU. From 10^6 target letters on, 16
-// columns (32 in the 16-bit kernels) measured faster, and 64 in the 16-bit
-// kernels from kWideLanesFrom on (bench/RESULTS.md, sixth round). 32 and
-// 64 asked of the 32-bit kernel mean 16.
-constexpr long long kWideLanesFrom = 3000000;
+// narrow matrices need to fill the GPU. The 16-bit kernels' widths by the
+// target's letters, from scripts/bench/sw-lanes.sh on queries of 1e5 to
+// 1e6 letters (bench/RESULTS.md); the 32-bit kernel's, 16 from 10^6 on
+// (sixth round). 32 and 64 asked of the 32-bit kernel mean 16.
+constexpr long long kLanes16From = 250000, kLanes32From = 600000, kLanes64From = 2000000;
 int lane_columns(long long n, int max_abs_score, int asked, bool sixteen) {
   if (max_abs_score > 127) return 8;  // the wider profiles hold 8-bit scores
   if (asked >= 32 && !sixteen) asked = 16;
   if (asked == 8 || asked == 16 || asked == 32 || asked == 64) return asked;
-  if (n < 1000000) return 8;
-  if (!sixteen) return 16;
-  return n < kWideLanesFrom ? 32 : 64;
+  if (!sixteen) return n < 1000000 ? 8 : 16;
+  if (n < kLanes16From) return 8;
+  if (n < kLanes32From) return 16;
+  return n < kLanes64From ? 32 : 64;
 }
 
 // Steps a strip starts after the one on its left: as many rows as the
