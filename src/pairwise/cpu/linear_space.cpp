@@ -8,6 +8,7 @@
 // takes it (the GPU's chunked traceback, once its kept edges fit).
 #include <algorithm>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "pairwise/cpu/passes.hpp"
@@ -151,29 +152,34 @@ class MyersMiller {
 
 }  // namespace
 
-int align_linear_global(Residues q, Residues t, const ScoringScheme& scheme, const Options& options, Cigar& cigar,
-                        const WholeAligner& whole) {
-  Cigar local;
-  MyersMiller(scheme, options, whole, local).run(q, t, scheme.gap_open, scheme.gap_open);
-  Alignment a;
-  a.query_end = static_cast<std::int64_t>(q.size());
-  a.target_end = static_cast<std::int64_t>(t.size());
-  a.cigar = local;
-  for (const auto& r : local) push_run(cigar, r.op, r.length);
-  return rescore(a, q, t, scheme);
-}
+namespace {
 
-int align_linear_local_end(Residues q, Residues t, const ScoringScheme& scheme, const Options& options, Cigar& cigar,
-                           PartStart& start, const WholeAligner& whole) {
-  Cigar local;
-  start = MyersMiller(scheme, options, whole, local).run_local(q, t, scheme.gap_open);
+// Appends the path from `start` to the last cell of q x t to cigar and
+// returns its score.
+int append_rescored(Residues q, Residues t, const ScoringScheme& scheme, PartStart start, Cigar path, Cigar& cigar) {
   Alignment a;
   a.query_begin = start.i, a.target_begin = start.j;
   a.query_end = static_cast<std::int64_t>(q.size());
   a.target_end = static_cast<std::int64_t>(t.size());
-  a.cigar = local;
-  for (const auto& r : local) push_run(cigar, r.op, r.length);
+  for (const auto& r : path) push_run(cigar, r.op, r.length);
+  a.cigar = std::move(path);
   return rescore(a, q, t, scheme);
+}
+
+}  // namespace
+
+int align_linear_global(Residues q, Residues t, const ScoringScheme& scheme, const Options& options, Cigar& cigar,
+                        const WholeAligner& whole) {
+  Cigar path;
+  MyersMiller(scheme, options, whole, path).run(q, t, scheme.gap_open, scheme.gap_open);
+  return append_rescored(q, t, scheme, PartStart{}, std::move(path), cigar);
+}
+
+int align_linear_local_end(Residues q, Residues t, const ScoringScheme& scheme, const Options& options, Cigar& cigar,
+                           PartStart& start, const WholeAligner& whole) {
+  Cigar path;
+  start = MyersMiller(scheme, options, whole, path).run_local(q, t, scheme.gap_open);
+  return append_rescored(q, t, scheme, start, std::move(path), cigar);
 }
 
 }  // namespace gdp::pairwise

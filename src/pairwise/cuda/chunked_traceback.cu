@@ -89,6 +89,22 @@ Walked walk_back(const Kept<GotohTypes>& kept, const ScoringScheme& scheme, cons
   return w;
 }
 
+// The walk's path as an alignment ending at (end_i, end_j), the ops put
+// in order; with `to_corner`, the rest back to (0, 0) is one gap (the
+// global boundaries').
+Alignment path_of(Walked& w, long long end_i, long long end_j, bool to_corner) {
+  if (to_corner) {
+    for (; w.i > 0; --w.i) w.reversed.push_back('I');
+    for (; w.j > 0; --w.j) w.reversed.push_back('D');
+  }
+  Alignment a;
+  a.query_begin = w.i, a.target_begin = w.j;
+  a.query_end = end_i, a.target_end = end_j;
+  a.has_begin = true;
+  for (auto op = w.reversed.rbegin(); op != w.reversed.rend(); ++op) push_run(a.cigar, static_cast<Op>(*op), 1);
+  return a;
+}
+
 // Whether the kept pass of an m x n matrix fits in `max_bytes` of device
 // memory (0: half of what is free).
 bool kept_fits(long long m, long long n, int device, std::int64_t max_bytes) {
@@ -122,13 +138,9 @@ std::optional<Alignment> chunked_alignment(Residues q, Residues t, const Scoring
   }
 
   Walked w = walk_back(kept, scheme, shape, m, n, a.query_end, a.target_end, GotohCell<true>::in_h, traceback);
-  if (!w.stopped && !shape.local && !(shape.free_top && w.i == 0)) {  // global boundaries: the rest is one gap
-    for (; w.i > 0; --w.i) w.reversed.push_back('I');
-    for (; w.j > 0; --w.j) w.reversed.push_back('D');
-  }
-  a.query_begin = w.i;
-  a.target_begin = w.j;
-  for (auto op = w.reversed.rbegin(); op != w.reversed.rend(); ++op) push_run(a.cigar, static_cast<Op>(*op), 1);
+  const int best = a.score;
+  a = path_of(w, a.query_end, a.target_end, !w.stopped && !shape.local && !(shape.free_top && w.i == 0));
+  a.score = best;
   const int score = rescore(a, q, t, scheme);
   if (score != a.score)
     throw std::logic_error("GPU traceback scores " + std::to_string(score) + ", not " + std::to_string(a.score));
@@ -156,14 +168,7 @@ std::optional<PartStart> chunked_part(const Part& part, const ScoringScheme& sch
 
   Walked w = walk_back(kept, scheme, shape, m, n, m, n, gap_last ? GotohCell<true>::in_f : GotohCell<true>::in_h,
                        nullptr);
-  if (!part.local_start) {  // the boundaries: the rest is one gap
-    for (; w.i > 0; --w.i) w.reversed.push_back('I');
-    for (; w.j > 0; --w.j) w.reversed.push_back('D');
-  }
-  Alignment a;
-  a.query_begin = w.i, a.target_begin = w.j;
-  a.query_end = m, a.target_end = n;
-  for (auto op = w.reversed.rbegin(); op != w.reversed.rend(); ++op) push_run(a.cigar, static_cast<Op>(*op), 1);
+  const Alignment a = path_of(w, m, n, !part.local_start);
   // Re-scored with every gap at its full open; the corners' gaps open at theirs.
   long long rescored = rescore(a, part.q, part.t, scheme);
   if (!part.local_start && !a.cigar.empty() && a.cigar.front().op == Op::insertion)
@@ -174,7 +179,7 @@ std::optional<PartStart> chunked_part(const Part& part, const ScoringScheme& sch
                            std::to_string(score));
   if (progress) progress->add(static_cast<std::uint64_t>(m * n));  // the walk: Myers-Miller's second half
   for (const auto& r : a.cigar) push_run(cigar, r.op, r.length);
-  return PartStart{w.i, w.j};
+  return PartStart{a.query_begin, a.target_begin};
 }
 
 }  // namespace gdp::pairwise
