@@ -107,6 +107,19 @@ TEST_CASE("GPU database search keeps the oracle's ties", "[gpu][pairwise][batch]
   for (Mode mode : {Mode::local, Mode::global, Mode::semiglobal}) require_oracle(q, d, s, mode, true);
 }
 
+TEST_CASE("GPU database search: the first query runs on the database's pieces as they go up", "[gpu][pairwise][batch]") {
+  if (test::skip_without_gpu()) return;
+  // 10,000 pairs: seven pieces, the first query's kernels on each while
+  // the next is written and copied; the later queries' over the whole.
+  std::mt19937 rng(17);
+  const ScoringScheme s = test::protein_scheme();
+  const auto q = test::random_ranks(rng, 150, 20), q2 = test::random_ranks(rng, 40, 20);
+  const Database d = random_database(rng, q, 20, 20000, 200);
+  const std::vector<Residues> qs{q, q2};
+  require_oracle(qs, d, s, Mode::local, false);
+  require_oracle(qs, d, s, Mode::semiglobal, true);
+}
+
 TEST_CASE("GPU database search reruns 16-bit overflows in 32 bits", "[gpu][pairwise][batch]") {
   if (test::skip_without_gpu()) return;
   // Matches score 100: similar pairs pass 32,767 within a few hundred letters.

@@ -19,9 +19,11 @@ TEST_CASE("the layout sorts the targets longest first and writes each pair's let
     store.push_back(t);
   }
   const std::vector<Residues> targets(store.begin(), store.end());
-  const std::vector<std::int64_t> sorted = batch::by_length(targets);
-  std::size_t non_empty = 0;
-  for (const auto& t : targets) non_empty += !t.empty();
+  std::uint64_t letters = 0;
+  const std::vector<std::int64_t> sorted = batch::by_length(targets, &letters);
+  std::size_t non_empty = 0, all_letters = 0;
+  for (const auto& t : targets) non_empty += !t.empty(), all_letters += t.size();
+  REQUIRE(letters == all_letters);
   REQUIRE(sorted.size() == non_empty);
   for (std::size_t k = 1; k < sorted.size(); ++k) {
     const std::size_t a = targets[static_cast<std::size_t>(sorted[k - 1])].size(), b = targets[static_cast<std::size_t>(sorted[k])].size();
@@ -53,6 +55,73 @@ TEST_CASE("the layout sorts the targets longest first and writes each pair's let
         }
       }
       REQUIRE(l.residues == residues);
+    }
+  }
+}
+
+TEST_CASE("a chunk's pieces: doubling shares of its columns, on whole bundles, ending at its last pair", "[batch]") {
+  for (const std::size_t count : {std::size_t{1}, std::size_t{40}, std::size_t{700}, std::size_t{30000}}) {
+    std::mt19937 rng(static_cast<unsigned>(count));
+    std::vector<std::vector<std::uint8_t>> store;
+    for (std::size_t k = 0; k < count; ++k) store.emplace_back(1 + rng() % 500, std::uint8_t{0});
+    const std::vector<Residues> targets(store.begin(), store.end());
+    const batch::Layout l = batch::lay_out(batch::by_length(targets), 0, count, targets, true);
+    const std::vector<std::size_t> ends = batch::piece_ends(l);
+    INFO(count << " targets, " << l.offset.size() << " pairs");
+    REQUIRE(!ends.empty());
+    REQUIRE(ends.back() == l.offset.size());
+    REQUIRE(ends.size() <= 7);
+    for (std::size_t x = 0; x < ends.size(); ++x) {
+      REQUIRE(ends[x] > (x ? ends[x - 1] : 0));
+      if (x + 1 < ends.size()) REQUIRE(ends[x] % 32 == 0);
+    }
+    if (count == 30000) {
+      // 15,000 pairs: every piece is there, the first about 1/64 of the columns.
+      REQUIRE(ends.size() == 7);
+      const long long first = l.offset[ends[0]];
+      REQUIRE(first >= l.columns / 64);
+      REQUIRE(first < l.columns / 64 + 32 * 500);
+    }
+  }
+}
+
+TEST_CASE("the kernels' results are filed under their targets, overflows in pair order", "[batch]") {
+  std::vector<std::vector<std::uint8_t>> store;
+  for (int k = 0; k < 40001; ++k) store.emplace_back(1 + k % 300, std::uint8_t{0});
+  const std::vector<Residues> targets(store.begin(), store.end());
+  for (const bool pairs16 : {true, false}) {
+    const batch::Layout l = batch::lay_out(batch::by_length(targets), 0, targets.size(), targets, pairs16);
+    const std::size_t pairs = l.offset.size();
+    std::vector<int> raw(4 * pairs);
+    // Each target's result names it; every 1,000th pair overflows.
+    for (std::size_t k = 0; k < pairs; ++k) {
+      if (pairs16) {
+        raw[2 * k] = k % 1000 == 0 ? 40000 : static_cast<int>(l.first[k] % 30000);
+        raw[2 * k + 1] = l.second[k] < 0 ? 0 : static_cast<int>(l.second[k] % 30000);
+      } else {
+        raw[4 * k] = static_cast<int>(l.first[k]), raw[4 * k + 1] = 7, raw[4 * k + 2] = static_cast<int>(k);
+      }
+    }
+    std::vector<PassResult> results(targets.size());
+    std::vector<std::int64_t> overflowed;
+    if (pairs16)
+      batch::file_scores16(l, raw.data(), 32000, results, overflowed, 4);
+    else
+      batch::file_ends(l, raw.data(), results, 4);
+    for (std::size_t k = 0; k < pairs; ++k) {
+      const PassResult& a = results[static_cast<std::size_t>(l.first[k])];
+      if (pairs16) {
+        REQUIRE(a.score == (k % 1000 == 0 ? 40000 : static_cast<int>(l.first[k] % 30000)));
+        if (l.second[k] >= 0) REQUIRE(results[static_cast<std::size_t>(l.second[k])].score == l.second[k] % 30000);
+      } else {
+        REQUIRE(a.score == l.first[k]);
+        REQUIRE(a.end_i == 7);
+        REQUIRE(a.end_j == static_cast<std::int64_t>(k));
+      }
+    }
+    if (pairs16) {
+      REQUIRE(overflowed.size() == (pairs + 999) / 1000);
+      for (std::size_t x = 0; x < overflowed.size(); ++x) REQUIRE(overflowed[x] == l.first[1000 * x]);
     }
   }
 }

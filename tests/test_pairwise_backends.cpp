@@ -208,6 +208,29 @@ TEST_CASE("align_all: every pair, or each query's top K best first", "[pairwise]
   }
 }
 
+TEST_CASE("align_all's top K of many targets: the best scores, ties in target order", "[pairwise][batch]") {
+  // 70,000 targets (more than one block of the threads' search for the
+  // best), of few scores: many ties across the blocks.
+  std::mt19937 rng(12);
+  const ScoringScheme s = test::dna_scheme();
+  const auto query = test::random_ranks(rng, 6, 4);
+  std::vector<std::vector<std::uint8_t>> ts;
+  for (int i = 0; i < 70000; ++i) ts.push_back(test::random_ranks(rng, 1 + rng() % 6, 4));
+  const std::vector<Residues> q{query}, t(ts.begin(), ts.end());
+  const Options o{.score_only = true, .backend = Backend::cpu_openmp, .threads = 3};
+  std::vector<Hit> all = align_all(q, t, s, o);
+  std::stable_sort(all.begin(), all.end(), [](const Hit& a, const Hit& b) { return a.alignment.score > b.alignment.score; });
+  for (const std::size_t top : {std::size_t{1}, std::size_t{10}, std::size_t{1000}, std::size_t{5000}}) {
+    INFO("top " << top);
+    const std::vector<Hit> got = align_all(q, t, s, o, top);
+    REQUIRE(got.size() == top);
+    for (std::size_t k = 0; k < top; ++k) {
+      REQUIRE(got[k].target == all[k].target);
+      REQUIRE(got[k].alignment.score == all[k].alignment.score);
+    }
+  }
+}
+
 TEST_CASE("align_each_query: each query's hits in order, as align_all's; progress counts every unit once",
           "[pairwise][batch]") {
   std::mt19937 rng(8);

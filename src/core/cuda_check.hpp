@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 
 #include <string>
+#include <utility>
 
 #include "core/error.hpp"
 
@@ -75,6 +76,8 @@ class Event {
   Event& operator=(const Event&) = delete;
   void record(cudaStream_t stream = nullptr) { check(cudaEventRecord(e_, stream), "cudaEventRecord"); }
   void wait() { check(cudaEventSynchronize(e_), "cudaEventSynchronize"); }
+  // The work queued on `stream` from now on waits for the event's last record.
+  void make_wait(cudaStream_t stream) { check(cudaStreamWaitEvent(stream, e_, 0), "cudaStreamWaitEvent"); }
 
  private:
   cudaEvent_t e_{};
@@ -91,8 +94,8 @@ class KernelTimer {
     cudaEventDestroy(start_);
     cudaEventDestroy(stop_);
   }
-  void start() { check(cudaEventRecord(start_), "cudaEventRecord"); }
-  void stop() { check(cudaEventRecord(stop_), "cudaEventRecord"); }
+  void start(cudaStream_t stream = nullptr) { check(cudaEventRecord(start_, stream), "cudaEventRecord"); }
+  void stop(cudaStream_t stream = nullptr) { check(cudaEventRecord(stop_, stream), "cudaEventRecord"); }
   // Waits for the kernel.
   double seconds() {
     check(cudaEventSynchronize(stop_), "the kernel");
@@ -103,6 +106,15 @@ class KernelTimer {
   double stop_seconds() {
     stop();
     return seconds();
+  }
+  // The kernel's start and stop in seconds after `origin`'s start (waits
+  // for the kernel).
+  std::pair<double, double> span_after(const KernelTimer& origin) {
+    check(cudaEventSynchronize(stop_), "the kernel");
+    float start_ms = 0, stop_ms = 0;
+    check(cudaEventElapsedTime(&start_ms, origin.start_, start_), "cudaEventElapsedTime");
+    check(cudaEventElapsedTime(&stop_ms, origin.start_, stop_), "cudaEventElapsedTime");
+    return {start_ms / 1000.0, stop_ms / 1000.0};
   }
 
  private:

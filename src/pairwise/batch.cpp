@@ -170,9 +170,13 @@ void run_scores(std::size_t g0, std::size_t g1, std::size_t group, const std::ve
                 const std::vector<Residues>& targets, const ScoringScheme& scheme, const Options& o,
                 BatchDatabase* db, std::vector<std::vector<int>>& scores,
                 const std::function<void(std::size_t)>& ready) {
-  scores.assign(g1 - g0, std::vector<int>(group * targets.size()));
-  auto score_of = [&](std::size_t q, std::size_t t) -> int& {
-    return scores[q / group - g0][t * group + q % group];
+  // Each group's scores are made as its first come in (while the kernels
+  // run, for the batched ones).
+  scores.assign(g1 - g0, {});
+  auto scores_of = [&](std::size_t q) -> std::vector<int>& {
+    std::vector<int>& mine = scores[q / group - g0];
+    if (mine.empty()) mine.resize(group * targets.size());
+    return mine;
   };
   std::vector<std::size_t> batch_query;
   // A group whose pairs all go to the kernels is ready as its last query
@@ -184,8 +188,9 @@ void run_scores(std::size_t g0, std::size_t g1, std::size_t group, const std::ve
     const auto cells = static_cast<std::int64_t>(db ? queries[q].size() * db->covered_residues() : 0);
     const bool batched = db && cells > 0 && cells >= o.min_batch_cells && db->can_score(queries[q]);
     if (batched) batch_query.push_back(q);
-    for (std::size_t t = 0; t < targets.size(); ++t)
-      if (!batched || !db->covers(t)) rest.push_back({q, t, {}});
+    if (!batched || !db->covers_all())
+      for (std::size_t t = 0; t < targets.size(); ++t)
+        if (!batched || !db->covers(t)) rest.push_back({q, t, {}});
     if (!batched) early[q / group - g0] = false;
   }
   // The longest queries first, so that the work left once the kernels are
@@ -198,28 +203,58 @@ void run_scores(std::size_t g0, std::size_t g1, std::size_t group, const std::ve
     db->score(batch, shape_of(o.mode, scheme), false, o.progress,
               [&](std::size_t k, const std::vector<PassResult>& r) {
                 const std::size_t q = batch_query[k];
-                for (std::size_t t = 0; t < targets.size(); ++t)
-                  if (db->covers(t)) score_of(q, t) = r[t].score;
+                std::vector<int>& mine = scores_of(q);
+                constexpr std::int64_t block = 16384;
+                const auto n = static_cast<std::int64_t>(targets.size());
+                parallel_for((n + block - 1) / block, o.threads, [&](std::int64_t b) {
+                  for (std::int64_t t = b * block; t < std::min(n, (b + 1) * block); ++t)
+                    if (db->covers(static_cast<std::size_t>(t)))
+                      mine[static_cast<std::size_t>(t) * group + q % group] = r[static_cast<std::size_t>(t)].score;
+                });
                 if (early[q / group - g0] && --waiting[q / group - g0] == 0) ready(q / group);
               });
   }
   align_pairs(rest, queries, targets, scheme, o);
-  for (const Hit& h : rest) score_of(h.query, h.target) = h.alignment.score;
+  for (const Hit& h : rest) scores_of(h.query)[h.target * group + h.query % group] = h.alignment.score;
   for (std::size_t g = g0; g < g1; ++g)
     if (!early[g - g0]) ready(g);
 }
 
 // The indices of the `keep` (at least 1) best scores, best first, ties in
-// index order.
-std::vector<std::size_t> best_of(const std::vector<int>& scores, std::size_t keep) {
+// index order. Where few of many are kept, each block's best on `threads`
+// threads (the best of all are among them), then the best of those.
+std::vector<std::size_t> best_of(const std::vector<int>& scores, std::size_t keep, int threads) {
+  constexpr std::size_t kBlock = std::size_t{1} << 16;
+  const std::size_t n = scores.size();
+  auto better = [&](std::size_t a, std::size_t b) { return scores[a] > scores[b] || (scores[a] == scores[b] && a < b); };
+  std::vector<std::size_t> best;
+  if (n > kBlock && keep <= kBlock / 64) {
+    std::vector<std::vector<std::size_t>> kept((n + kBlock - 1) / kBlock);
+    parallel_for(static_cast<std::int64_t>(kept.size()), threads, [&](std::int64_t b) {
+      std::vector<std::size_t>& heap = kept[static_cast<std::size_t>(b)];  // the worst kept on top
+      for (std::size_t k = static_cast<std::size_t>(b) * kBlock; k < std::min(n, static_cast<std::size_t>(b + 1) * kBlock); ++k) {
+        if (heap.size() < keep) {
+          heap.push_back(k);
+          std::push_heap(heap.begin(), heap.end(), better);
+        } else if (better(k, heap.front())) {
+          std::pop_heap(heap.begin(), heap.end(), better);
+          heap.back() = k;
+          std::push_heap(heap.begin(), heap.end(), better);
+        }
+      }
+    });
+    for (const auto& h : kept) best.insert(best.end(), h.begin(), h.end());
+    std::sort(best.begin(), best.end(), better);
+    best.resize(keep);
+    return best;
+  }
   std::vector<int> sorted = scores;
   std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(keep - 1), sorted.end(),
                    std::greater<>());
   const int cut = sorted[keep - 1];
   std::size_t above = 0;
   for (int s : scores) above += s > cut;
-  std::vector<std::size_t> best;
-  for (std::size_t k = 0, at_cut = keep - above; k < scores.size(); ++k)
+  for (std::size_t k = 0, at_cut = keep - above; k < n; ++k)
     if (scores[k] > cut || (scores[k] == cut && at_cut > 0 && at_cut--)) best.push_back(k);
   std::stable_sort(best.begin(), best.end(), [&](std::size_t a, std::size_t b) { return scores[a] > scores[b]; });
   return best;
@@ -346,16 +381,22 @@ void align_each_query(const std::vector<Residues>& queries, const std::vector<Re
     std::size_t next_done = g0;
     auto finish_groups = [&](std::vector<std::size_t>& ready) {
       std::vector<std::vector<std::size_t>> best(ready.size());
-      parallel_for(static_cast<std::int64_t>(ready.size()), o.threads, [&](std::int64_t x) {
+      // Several groups on the threads, or one group's blocks.
+      const bool one = ready.size() == 1;
+      auto choose = [&](std::int64_t x) {
         const std::vector<int>& mine = scores[ready[static_cast<std::size_t>(x)] - g0];
         auto& chosen = best[static_cast<std::size_t>(x)];
         if (top_k > 0) {
-          chosen = best_of(mine, keep);
+          chosen = best_of(mine, keep, one ? o.threads : 1);
         } else {
           chosen.resize(mine.size());
           std::iota(chosen.begin(), chosen.end(), std::size_t{0});
         }
-      });
+      };
+      if (one)
+        choose(0);
+      else
+        parallel_for(static_cast<std::int64_t>(ready.size()), o.threads, choose);
       if (filter)
         for (std::size_t x = 0; x < ready.size(); ++x)
           best[x] = filtered(best[x], ready[x], scores[ready[x] - g0], group, filter, o.threads);

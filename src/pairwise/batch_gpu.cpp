@@ -29,7 +29,11 @@ bool BatchDatabase::can_score(Residues query) const {
 void BatchDatabase::score(std::span<const Residues> queries, const Shape& shape, bool ends, Progress* progress,
                           const BatchDone& done) {
   if constexpr (have_cuda) {
-    batch_score_cuda(queries, *targets_, *scheme_, shape, ends, device_, chunk_residues_, progress, chunks_, done);
+    BatchScoreTimes t;
+    batch_score_cuda(queries, *targets_, *scheme_, shape, ends, device_, chunk_residues_, progress, chunks_, done, t);
+    spdlog::debug("GPU database search: {} queries against {} targets; milliseconds: first kernel at {:.1f}, kernels "
+                  "running {:.1f}, in all {:.1f}",
+                  queries.size(), covered_, 1e3 * t.first_kernel, 1e3 * t.kernels, 1e3 * t.total);
   } else {
     throw RunError(no_cuda_message);
   }

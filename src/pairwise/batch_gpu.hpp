@@ -79,12 +79,19 @@ std::vector<Hit*> batch_align(std::span<Hit* const> hits, const std::vector<Resi
                               const std::vector<Residues>& targets, const ScoringScheme& scheme, Mode mode, int device,
                               int threads, Progress* progress, std::size_t batch_bytes = 0);
 
+// Where a call of BatchDatabase::score spent its time, for --verbose: from
+// its start, until the first kernel ran, while kernels ran (the union of
+// their spans), and in all.
+struct BatchScoreTimes {
+  double first_kernel = 0, kernels = 0, total = 0;  // seconds
+};
+
 // batch_score.cu's and batch_align.cu's side (CUDA builds only).
 bool batch_can_score_cuda(std::int64_t query_length, const ScoringScheme& scheme);
 void batch_score_cuda(std::span<const Residues> queries, const std::vector<Residues>& targets,
                       const ScoringScheme& scheme, const Shape& shape, bool ends, int device,
                       std::int64_t chunk_residues, Progress* progress, BatchDatabase::Chunks*& chunks,
-                      const BatchDone& done);
+                      const BatchDone& done, BatchScoreTimes& times);
 void batch_release_cuda(BatchDatabase::Chunks* chunks);
 bool batch_can_align_cuda(const ScoringScheme& scheme);
 std::vector<Hit*> batch_align_cuda(std::span<Hit* const> hits, const std::vector<Residues>& queries,

@@ -2,20 +2,25 @@
 #include "pairwise/batch_layout.hpp"
 
 #include <algorithm>
+#include <thread>
 #include <utility>
 
 #include "core/parallel_for.hpp"
 
 namespace gdp::pairwise::batch {
 
-std::vector<std::int64_t> by_length(const std::vector<Residues>& targets) {
+int layout_threads() { return static_cast<int>(std::max(1u, std::min(16u, std::thread::hardware_concurrency()))); }
+
+std::vector<std::int64_t> by_length(const std::vector<Residues>& targets, std::uint64_t* residues) {
   // A counting sort: start[kMaxTarget - n] is where the targets of n
   // letters go.
   std::vector<std::size_t> start(kMaxTarget + 1, 0);
   auto taken = [](std::size_t n) { return n > 0 && n <= kMaxTarget; };
   std::size_t count = 0;
+  std::uint64_t letters = 0;
   for (const Residues& t : targets)
-    if (taken(t.size())) ++start[kMaxTarget - t.size()], ++count;
+    if (taken(t.size())) ++start[kMaxTarget - t.size()], ++count, letters += t.size();
+  if (residues) *residues = letters;
   for (std::size_t k = 0, sum = 0; k < start.size(); ++k) sum += std::exchange(start[k], sum);
   std::vector<std::int64_t> sorted(count);
   for (std::size_t t = 0; t < targets.size(); ++t)
@@ -66,6 +71,53 @@ void write_letters(const Layout& l, std::size_t k0, std::size_t k1, const std::v
   parallel_for(static_cast<std::int64_t>(runs), threads, [&](std::int64_t r) {
     const auto x = static_cast<std::size_t>(r);
     for (std::size_t k = k0 + pairs * x / runs; k < k0 + pairs * (x + 1) / runs; ++k) write(k);
+  });
+}
+
+std::vector<std::size_t> piece_ends(const Layout& l) {
+  constexpr std::size_t kBundle = 32;  // pairs: a warp's bundle of the smallest groups
+  const std::size_t pairs = l.offset.size();
+  std::vector<std::size_t> ends;
+  for (long long share = 64; share >= 2; share /= 2) {
+    const long long reach = l.columns / share;
+    std::size_t k = static_cast<std::size_t>(std::lower_bound(l.offset.begin(), l.offset.end(), reach) - l.offset.begin());
+    k = (k + kBundle - 1) / kBundle * kBundle;
+    if (k > 0 && k < pairs && (ends.empty() || k > ends.back())) ends.push_back(k);
+  }
+  ends.push_back(pairs);
+  return ends;
+}
+
+namespace {
+constexpr std::int64_t kFileBlock = 16384;  // pairs
+std::int64_t file_blocks(const Layout& l) {
+  return (static_cast<std::int64_t>(l.offset.size()) + kFileBlock - 1) / kFileBlock;
+}
+}  // namespace
+
+void file_scores16(const Layout& l, const int* scores, int overflow_at, std::vector<PassResult>& results,
+                   std::vector<std::int64_t>& overflowed, int threads) {
+  const std::int64_t pairs = static_cast<std::int64_t>(l.offset.size()), blocks = file_blocks(l);
+  std::vector<std::vector<std::int64_t>> over(static_cast<std::size_t>(blocks));
+  parallel_for(blocks, threads, [&](std::int64_t b) {
+    for (std::int64_t k = b * kFileBlock; k < std::min(pairs, (b + 1) * kFileBlock); ++k)
+      for (int half = 0; half < 2; ++half) {
+        const std::int64_t t = half ? l.second[static_cast<std::size_t>(k)] : l.first[static_cast<std::size_t>(k)];
+        if (t < 0) continue;
+        const int s = scores[2 * k + half];
+        if (s >= overflow_at) over[static_cast<std::size_t>(b)].push_back(t);
+        results[static_cast<std::size_t>(t)] = {s, 0, 0};
+      }
+  });
+  for (const auto& o : over) overflowed.insert(overflowed.end(), o.begin(), o.end());
+}
+
+void file_ends(const Layout& l, const int* ends, std::vector<PassResult>& results, int threads) {
+  const std::int64_t pairs = static_cast<std::int64_t>(l.offset.size());
+  parallel_for(file_blocks(l), threads, [&](std::int64_t b) {
+    for (std::int64_t k = b * kFileBlock; k < std::min(pairs, (b + 1) * kFileBlock); ++k)
+      results[static_cast<std::size_t>(l.first[static_cast<std::size_t>(k)])] = {ends[4 * k], ends[4 * k + 1],
+                                                                                ends[4 * k + 2]};
   });
 }
 

@@ -1,33 +1,40 @@
 // The host side of database search on the GPU (inter_pair.cuh's kernels):
 // targets sorted by length, longest first, laid out in chunks that fit the
-// device; the query's profile; the group size G chosen by the query's
-// length and the chunk's (few long targets want more lanes a pair to fill
-// the device); local score-only passes in 16 bits, the pairs whose scores reach
-// the 16-bit bound again in 32 bits, everything else (end cells, the other
-// modes) in 32 bits. A database that fits in one chunk stays on the device
-// for the next query.
+// device (batch_chunk.cuh); the query's profile; the group size G chosen by
+// the query's length and the chunk's (few long targets want more lanes a
+// pair to fill the device); local score-only passes in 16 bits, the pairs
+// whose scores reach the 16-bit bound again in 32 bits, everything else
+// (end cells, the other modes) in 32 bits. A database that fits in one
+// chunk stays on the device for the next query; its first query starts on
+// the first pieces of it while the rest goes up. Kernels go to a ring of
+// streams, so that one query's kernels start as the last one's drain.
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <future>
+#include <memory>
 #include <span>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
 #include "core/cuda_check.hpp"
 #include "core/error.hpp"
 #include "core/progress.hpp"
+#include "core/timer.hpp"
 #include "pairwise/batch_gpu.hpp"
 #include "pairwise/batch_layout.hpp"
 #include "pairwise/cpu/passes.hpp"
 #include "pairwise/modes.hpp"
+#include "pairwise/cuda/batch_chunk.cuh"
 #include "pairwise/cuda/gpu_pass.hpp"
 #include "pairwise/cuda/inter_pair.cuh"
 
 namespace gdp::pairwise {
 namespace {
 
+using batch::ChunkUpload;
+using batch::DeviceChunk;
 using batch::Layout;
 using inter::Params;
 
@@ -35,80 +42,76 @@ constexpr int kRows16 = 16;  // R of score16
 constexpr int kRows32 = 8;   // R of score32
 constexpr std::size_t kMaxProfileBytes = 160 * 1024;
 
-// Host and device memory kept between calls, which only grows.
-struct BatchWorkspace {
+// The kernels' streams, taken in turn: each kernel on the next one, so that
+// a kernel's blocks start as the blocks of those before it finish (the
+// pieces of a first query, or the next query, overlap the last one's tail).
+class StreamRing {
+ public:
+  static constexpr int kStreams = 8;
+  cudaStream_t next() {
+    cudaStream_t& s = streams_[next_++ % kStreams];
+    if (!s) GDP_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    return s;
+  }
+
+ private:
+  std::array<cudaStream_t, kStreams> streams_{};
+  std::size_t next_ = 0;
+};
+StreamRing& streams() {
+  static StreamRing ring;
+  return ring;
+}
+
+// The time the search's kernels kept the device busy: the union of their
+// spans, which overlap where kernels of several streams run at once.
+struct BusyTime {
+  cuda::KernelTimer origin;  // its start: the search's
+  std::vector<std::pair<double, double>> spans;
+  double seconds() {
+    std::sort(spans.begin(), spans.end());
+    double total = 0, reach = 0;
+    for (const auto& [a, b] : spans) {
+      if (b <= reach) continue;
+      total += b - std::max(a, reach);
+      reach = b;
+    }
+    return total;
+  }
+  double first_start() const {
+    double first = spans.empty() ? 0 : spans.front().first;
+    for (const auto& span : spans) first = std::min(first, span.first);
+    return first;
+  }
+};
+
+// One kernel of a query: its span, and its results' copy to the host.
+struct KernelRun {
+  cuda::KernelTimer timer;
+  cuda::Event copied;
+};
+
+// A query in flight: its buffers on the device, its kernels (one, or one a
+// piece), and its results on the host. Two slots, for query k and k + 1;
+// a slot is reused only once its last query's results are collected.
+struct Slot {
   cuda::DeviceArray<std::int8_t> profile;
   cuda::DeviceArray<unsigned> bottom;
-  cuda::DeviceArray<int> score, counter;
+  cuda::DeviceArray<int> score, counters;
   cuda::DeviceArray<int4> end;
-  cuda::PinnedArray<std::uint8_t> stage;  // the database's slices on their way up
-};
-BatchWorkspace& workspace() {
-  static BatchWorkspace w;
-  return w;
-}
-
-// The stream of the database's uploads, apart from the kernels' (the legacy
-// default stream), so that a streamed chunk goes up while the last one's
-// kernels run.
-cudaStream_t upload_stream() {
-  static cudaStream_t stream = [] {
-    cudaStream_t s{};
-    GDP_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    return s;
-  }();
-  return stream;
-}
-
-// The chunk's letters to `device`, slice by slice through the two halves
-// of a pinned buffer: the cores write one slice while the last is copied.
-void upload_letters(const Layout& l, const std::vector<Residues>& targets, int pad, std::uint8_t* device) {
-  constexpr std::size_t kSlice = std::size_t{4} << 20;  // more than a pair's letters (2 x 65,536)
-  const std::size_t step = l.pairs16 ? 2 : 1, pairs = l.offset.size();
-  if (pairs == 0) return;
-  const std::size_t slice = std::min(kSlice, l.bytes());
-  std::uint8_t* stage = workspace().stage.reserve(2 * kSlice);
-  const int threads = static_cast<int>(std::max(1u, std::min(16u, std::thread::hardware_concurrency())));
-  cuda::Event copied[2];
-  auto byte_of = [&](std::size_t k) { return static_cast<std::size_t>(k < pairs ? l.offset[k] : l.columns) * step; };
-  for (std::size_t k0 = 0, k1 = 0, s = 0; k0 < pairs; k0 = k1, s ^= 1) {
-    for (k1 = k0 + 1; k1 < pairs && byte_of(k1 + 1) - byte_of(k0) <= slice;) ++k1;
-    copied[s].wait();  // this half's last copy is done
-    std::uint8_t* out = stage + s * kSlice;
-    batch::write_letters(l, k0, k1, targets, pad, out, threads);
-    GDP_CUDA_CHECK(cudaMemcpyAsync(device + byte_of(k0), out, byte_of(k1) - byte_of(k0), cudaMemcpyHostToDevice,
-                                   upload_stream()));
-    copied[s].record(upload_stream());
-  }
-  GDP_CUDA_CHECK(cudaStreamSynchronize(upload_stream()));
-}
-
-}  // namespace
-
-namespace batch {
-struct DeviceChunk {
-  bool pairs16 = false;
-  bool loaded = false;  // holds the whole database
-  Layout layout;
-  cuda::DeviceArray<std::uint8_t> letters;
-  cuda::DeviceArray<long long> offset;
-  cuda::DeviceArray<int> length;
-
-  void upload(Layout&& l, const std::vector<Residues>& targets, int pad) {
-    layout = std::move(l);
-    upload_letters(layout, targets, pad,
-                   letters.reserve(std::max<std::size_t>(layout.bytes(), 1), "cudaMalloc (database)"));
-    GDP_CUDA_CHECK(cudaMemcpyAsync(offset.reserve(layout.offset.size()), layout.offset.data(),
-                                   layout.offset.size() * sizeof(long long), cudaMemcpyHostToDevice, upload_stream()));
-    GDP_CUDA_CHECK(cudaMemcpyAsync(length.reserve(layout.length.size()), layout.length.data(),
-                                   layout.length.size() * sizeof(int), cudaMemcpyHostToDevice, upload_stream()));
-    GDP_CUDA_CHECK(cudaStreamSynchronize(upload_stream()));
+  cuda::PinnedArray<int> scores;  // score16's, two a pair
+  cuda::PinnedArray<int4> ends;   // score32's
+  std::vector<std::unique_ptr<KernelRun>> runs;
+  std::size_t in_use = 0;  // runs of its query
+  KernelRun& next_run() {
+    if (in_use == runs.size()) runs.push_back(std::make_unique<KernelRun>());
+    return *runs[in_use++];
   }
 };
-}  // namespace batch
-
-namespace {
-using batch::DeviceChunk;
+Slot& slot(std::size_t k) {
+  static Slot slots[2];
+  return slots[k % 2];
+}
 
 // How many warps of `kernel` (kBlockThreads a block, `shared` bytes of
 // shared memory) the device holds at once.
@@ -162,41 +165,30 @@ std::vector<std::int8_t> make_profile(Residues q, const ScoringScheme& s, int ro
   return prof;
 }
 
-// Queues `kernel` (Params, then `extra`) on as many blocks as fit, at most
-// one warp a bundle, timed by `timer`.
+// Queues `kernel` (Params, then `extra`) on `stream`, on as many blocks as
+// fit (`resident` warps at once), at most one warp a bundle, timed by `timer`.
 template <class... Extra>
-void launch(void (*kernel)(Params, Extra...), const Params& p, std::size_t shared, int device,
-            cuda::KernelTimer& timer, Extra... extra) {
-  const long long resident = resident_warps(reinterpret_cast<const void*>(kernel), shared, device);
-  if (resident == 0) throw RunError("the database-search kernel does not fit on this device (shared memory)");
+void launch(void (*kernel)(Params, Extra...), const Params& p, std::size_t shared, long long resident,
+            cudaStream_t stream, cuda::KernelTimer& timer, Extra... extra) {
   const int groups = inter::kWarp / p.group;
   const long long bundles = (p.pairs + groups - 1) / groups;
   const long long warps_a_block = inter::kBlockThreads / inter::kWarp;
   const int blocks = static_cast<int>(std::min(resident / warps_a_block, (bundles + warps_a_block - 1) / warps_a_block));
-  GDP_CUDA_CHECK(cudaMemsetAsync(p.next_bundle, 0, sizeof(int), 0));
-  timer.start();
-  kernel<<<blocks, inter::kBlockThreads, shared>>>(p, extra...);
+  GDP_CUDA_CHECK(cudaMemsetAsync(p.next_bundle, 0, sizeof(int), stream));
+  timer.start(stream);
+  kernel<<<blocks, inter::kBlockThreads, shared, stream>>>(p, extra...);
   GDP_CUDA_CHECK(cudaGetLastError());
-  timer.stop();
+  timer.stop(stream);
   ++gpu_stats_counters().passes;
 }
 
-// A query's kernel over a chunk, queued with the copy of its results into
-// pinned memory; collected while the next query's kernel runs.
-struct InFlight {
-  cuda::KernelTimer timer;
-  cuda::Event copied;
-  cuda::PinnedArray<int> scores;  // score16's, two a pair
-  cuda::PinnedArray<int4> ends;   // score32's
-};
-InFlight& in_flight(std::size_t k) {
-  static InFlight slots[2];
-  return slots[k % 2];
-}
-
-void enqueue(Residues q, const DeviceChunk& c, const ScoringScheme& scheme, const Shape& shape, int device,
-             InFlight& f) {
-  BatchWorkspace& w = workspace();
+// Query q against the chunk's pairs, queued in slot f: one kernel, or,
+// where `upload` still has the chunk's letters to send, one a piece, each
+// launched once its letters are sent (the host writes the next piece's
+// while the last one's kernel runs). Each kernel goes on the next stream,
+// its results' copy to the slot's pinned memory after it.
+void enqueue(Residues q, const DeviceChunk& c, const ScoringScheme& scheme, const Shape& shape, int device, Slot& f,
+             ChunkUpload* upload) {
   const Layout& l = c.layout;
   const std::int64_t m = static_cast<std::int64_t>(q.size());
   const int rows = c.pairs16 ? kRows16 : kRows32;
@@ -208,62 +200,72 @@ void enqueue(Residues q, const DeviceChunk& c, const ScoringScheme& scheme, cons
   const int passes = static_cast<int>((m + tall - 1) / tall);
   const int rows_padded = passes * tall;
   const auto prof = make_profile(q, scheme, rows_padded);
-  // From pageable memory: staged at once, copied in stream order (after the
-  // kernel before it, which reads the profile at its start).
-  GDP_CUDA_CHECK(cudaMemcpyAsync(w.profile.reserve(prof.size()), prof.data(), prof.size(), cudaMemcpyHostToDevice, 0));
+  const std::size_t shared = prof.size();
+  const long long resident = resident_warps(kernel, shared, device);
+  if (resident == 0) throw RunError("the database-search kernel does not fit on this device (shared memory)");
+  // From pageable memory, at once: the slot's last query is done with it.
+  GDP_CUDA_CHECK(cudaMemcpy(f.profile.reserve(prof.size()), prof.data(), prof.size(), cudaMemcpyHostToDevice));
 
+  const std::vector<std::size_t> ends = upload ? batch::piece_ends(l) : std::vector<std::size_t>{l.offset.size()};
+  const std::size_t pairs = l.offset.size();
   Params p{};
-  p.profile = w.profile.get();
+  p.profile = f.profile.get();
   p.dim = scheme.dim, p.rows_padded = rows_padded, p.m = static_cast<int>(m);
   p.group = group, p.passes = passes;
-  p.letters = c.letters.get(), p.offset = c.offset.get(), p.length = c.length.get();
-  p.pairs = static_cast<int>(l.offset.size());
-  p.bottom = passes > 1 ? w.bottom.reserve(2 * static_cast<std::size_t>(l.columns), "cudaMalloc (pass edges)") : nullptr;
-  p.next_bundle = w.counter.reserve(1);
+  p.letters = c.letters.get();
+  p.bottom = passes > 1 ? f.bottom.reserve(2 * static_cast<std::size_t>(l.columns), "cudaMalloc (pass edges)") : nullptr;
   const GapCosts g = gap_costs(scheme);
   p.costs = {scheme.gap_open, g.open_extend, g.extend, shape.free_top ? 1 : 0, shape.left_open};
   p.overflow_at = overflow_bound16(scheme);
-  const std::size_t shared = prof.size();
-  const std::size_t pairs = l.offset.size();
-  if (c.pairs16) {
-    p.score = w.score.reserve(2 * pairs);
-    launch(inter::score16<kRows16>, p, shared, device, f.timer);
-    GDP_CUDA_CHECK(cudaMemcpyAsync(f.scores.reserve(2 * pairs), p.score, 2 * pairs * sizeof(int),
-                                   cudaMemcpyDeviceToHost, 0));
-  } else {
-    p.end = w.end.reserve(pairs);
-    if (shape.local)
-      launch(inter::score32<kRows32, true>, p, shared, device, f.timer, shape.end);
-    else
-      launch(inter::score32<kRows32, false>, p, shared, device, f.timer, shape.end);
-    GDP_CUDA_CHECK(cudaMemcpyAsync(f.ends.reserve(pairs), p.end, pairs * sizeof(int4), cudaMemcpyDeviceToHost, 0));
+  int* counters = f.counters.reserve(ends.size());
+  int* score = c.pairs16 ? f.score.reserve(2 * pairs) : nullptr;
+  int* scores = c.pairs16 ? f.scores.reserve(2 * pairs) : nullptr;
+  int4* end = c.pairs16 ? nullptr : f.end.reserve(pairs);
+  int4* ends_host = c.pairs16 ? nullptr : f.ends.reserve(pairs);
+  f.in_use = 0;
+  for (std::size_t x = 0, k0 = 0; x < ends.size(); k0 = ends[x++]) {
+    const std::size_t k1 = ends[x];
+    const cudaStream_t stream = streams().next();
+    if (upload) {
+      upload->send(k1);
+      upload->ready_in(stream);
+    }
+    Params piece = p;
+    piece.offset = c.offset.get() + k0, piece.length = c.length.get() + k0;
+    piece.pairs = static_cast<int>(k1 - k0);
+    piece.next_bundle = counters + x;
+    KernelRun& run = f.next_run();
+    if (c.pairs16) {
+      piece.score = score + 2 * k0;
+      launch(inter::score16<kRows16>, piece, shared, resident, stream, run.timer);
+      GDP_CUDA_CHECK(cudaMemcpyAsync(scores + 2 * k0, piece.score, 2 * (k1 - k0) * sizeof(int), cudaMemcpyDeviceToHost,
+                                     stream));
+    } else {
+      piece.end = end + k0;
+      if (shape.local)
+        launch(inter::score32<kRows32, true>, piece, shared, resident, stream, run.timer, shape.end);
+      else
+        launch(inter::score32<kRows32, false>, piece, shared, resident, stream, run.timer, shape.end);
+      GDP_CUDA_CHECK(
+          cudaMemcpyAsync(ends_host + k0, piece.end, (k1 - k0) * sizeof(int4), cudaMemcpyDeviceToHost, stream));
+    }
+    run.copied.record(stream);
   }
-  f.copied.record();
 }
 
-// Waits for f's results and files them under their targets; the targets
-// whose 16-bit scores reached the bound go to `overflowed`.
-void collect(const DeviceChunk& c, const ScoringScheme& scheme, InFlight& f, std::vector<PassResult>& results,
-             std::vector<std::int64_t>& overflowed) {
-  f.copied.wait();
-  add_gpu_kernel_time(f.timer.seconds(), false);
-  const Layout& l = c.layout;
-  if (!c.pairs16) {
-    for (std::size_t k = 0; k < l.offset.size(); ++k) {
-      const int4 e = f.ends.get()[k];
-      results[static_cast<std::size_t>(l.first[k])] = {e.x, e.y, e.z};
-    }
-    return;
+// Waits for slot f's results and files them under their targets; the
+// targets whose 16-bit scores reached the bound go to `overflowed`.
+void collect(const DeviceChunk& c, const ScoringScheme& scheme, Slot& f, BusyTime& busy,
+             std::vector<PassResult>& results, std::vector<std::int64_t>& overflowed) {
+  for (std::size_t x = 0; x < f.in_use; ++x) {
+    KernelRun& run = *f.runs[x];
+    run.copied.wait();
+    busy.spans.push_back(run.timer.span_after(busy.origin));
   }
-  const int overflow_at = overflow_bound16(scheme);
-  for (std::size_t k = 0; k < l.offset.size(); ++k)
-    for (int half = 0; half < 2; ++half) {
-      const std::int64_t t = half ? l.second[k] : l.first[k];
-      if (t < 0) continue;
-      const int s = f.scores.get()[2 * k + static_cast<std::size_t>(half)];
-      if (s >= overflow_at) overflowed.push_back(t);
-      results[static_cast<std::size_t>(t)] = {s, 0, 0};
-    }
+  if (c.pairs16)
+    batch::file_scores16(c.layout, f.scores.get(), overflow_bound16(scheme), results, overflowed, batch::layout_threads());
+  else
+    batch::file_ends(c.layout, reinterpret_cast<const int*>(f.ends.get()), results, batch::layout_threads());
 }
 
 struct Request {
@@ -271,6 +273,7 @@ struct Request {
   int device;
   std::int64_t chunk_residues;
   Progress* progress;
+  BusyTime* busy;
 };
 using Results = std::vector<PassResult>;
 
@@ -286,22 +289,29 @@ void score_all(std::span<const Residues> queries, const std::vector<Residues>& t
                const Request& r, bool pairs16, DeviceChunk* cached, std::vector<Results>& results,
                std::vector<std::vector<std::int64_t>>& overflowed, std::vector<Results>& spare,
                const std::function<void(std::size_t)>& finished) {
-  // Query k's kernel queued before query k - 1's results are filed.
-  auto run_queries = [&](const DeviceChunk& chunk, bool last_chunk) {
+  // Query k's kernels queued before query k - 1's results are filed; the
+  // first query's sends the chunk's letters where `upload` is given.
+  auto run_queries = [&](const DeviceChunk& chunk, bool last_chunk, ChunkUpload* upload) {
     for (std::size_t k = 0; k <= queries.size(); ++k) {
-      if (k < queries.size()) enqueue(queries[k], chunk, scheme, r.shape, r.device, in_flight(k));
+      if (k < queries.size()) {
+        enqueue(queries[k], chunk, scheme, r.shape, r.device, slot(k), k == 0 ? upload : nullptr);
+        if (k == 0 && upload) upload->finish();
+      }
       if (k == 0) continue;
       if (results[k - 1].empty()) {  // a finished query's, where there is one
         if (!spare.empty()) results[k - 1] = std::move(spare.back()), spare.pop_back();
         results[k - 1].resize(targets.size());
       }
-      collect(chunk, scheme, in_flight(k - 1), results[k - 1], overflowed[k - 1]);
+      collect(chunk, scheme, slot(k - 1), *r.busy, results[k - 1], overflowed[k - 1]);
       if (r.progress) r.progress->add(static_cast<std::uint64_t>(chunk.layout.residues) * queries[k - 1].size());
       if (last_chunk) finished(k - 1);
     }
   };
-  if (cached && cached->loaded) return run_queries(*cached, true);
-  const std::vector<std::int64_t> sorted = batch::by_length(targets);
+  if (cached && cached->loaded) return run_queries(*cached, true, nullptr);
+  // The pinned buffer of the uploads, reserved while the targets are sorted.
+  std::future<void> buffer = std::async(std::launch::async, batch::reserve_upload_buffer, r.device);
+  std::uint64_t letters = 0;
+  const std::vector<std::int64_t> sorted = batch::by_length(targets, &letters);
   std::int64_t budget = r.chunk_residues;
   if (budget <= 0) {
     std::size_t free_bytes = 0, total_bytes = 0;
@@ -310,34 +320,39 @@ void score_all(std::span<const Residues> queries, const std::vector<Residues>& t
     budget = static_cast<std::int64_t>(free_bytes / 8 / 10);
   }
   std::vector<std::size_t> bounds{0};
-  for (std::size_t k = 0, residues = 0; k < sorted.size(); ++k) {
-    residues += targets[static_cast<std::size_t>(sorted[k])].size();
-    const bool pair_done = !pairs16 || (k - bounds.back()) % 2 == 1;
-    if (residues >= static_cast<std::size_t>(budget) && pair_done && k + 1 < sorted.size()) bounds.push_back(k + 1), residues = 0;
-  }
+  if (letters >= static_cast<std::uint64_t>(budget))  // else one chunk
+    for (std::size_t k = 0, residues = 0; k < sorted.size(); ++k) {
+      residues += targets[static_cast<std::size_t>(sorted[k])].size();
+      const bool pair_done = !pairs16 || (k - bounds.back()) % 2 == 1;
+      if (residues >= static_cast<std::size_t>(budget) && pair_done && k + 1 < sorted.size()) bounds.push_back(k + 1), residues = 0;
+    }
   bounds.push_back(sorted.size());
   GpuStats& stats = gpu_stats_counters();
   stats.database_chunks = std::max(stats.database_chunks, static_cast<int>(bounds.size()) - 1);
+  buffer.get();
   if (bounds.size() == 2 && cached) {  // it fits: it stays
     cached->pairs16 = pairs16;
-    cached->upload(batch::lay_out(sorted, 0, sorted.size(), targets, pairs16), targets, scheme.dim);
+    ChunkUpload upload(*cached, batch::lay_out(sorted, 0, sorted.size(), targets, pairs16), targets, scheme.dim);
+    run_queries(*cached, true, &upload);
     cached->loaded = true;
-    return run_queries(*cached, true);
+    return;
   }
-  // Streamed: chunk b + 1 is laid out and uploaded (by another thread, on
-  // the upload stream) while chunk b's kernels run.
+  // Streamed: chunk b + 1 is laid out and uploaded (by another thread)
+  // while chunk b's kernels run.
   DeviceChunk streamed[2];
   auto upload = [&](std::size_t b) {
     GDP_CUDA_CHECK(cudaSetDevice(r.device));
     DeviceChunk& c = streamed[b % 2];
     c.pairs16 = pairs16;
-    c.upload(batch::lay_out(sorted, bounds[b], bounds[b + 1], targets, pairs16), targets, scheme.dim);
+    ChunkUpload u(c, batch::lay_out(sorted, bounds[b], bounds[b + 1], targets, pairs16), targets, scheme.dim);
+    u.send(c.layout.offset.size());
+    u.finish();
   };
   upload(0);
   for (std::size_t b = 0; b + 1 < bounds.size(); ++b) {
     std::future<void> next;
     if (b + 2 < bounds.size()) next = std::async(std::launch::async, upload, b + 1);
-    run_queries(streamed[b % 2], b + 2 == bounds.size());
+    run_queries(streamed[b % 2], b + 2 == bounds.size(), nullptr);
     if (next.valid()) next.get();
   }
 }
@@ -361,12 +376,16 @@ bool batch_can_score_cuda(std::int64_t m, const ScoringScheme& scheme) {
 void batch_score_cuda(std::span<const Residues> queries, const std::vector<Residues>& targets,
                       const ScoringScheme& scheme, const Shape& shape, bool ends, int device,
                       std::int64_t chunk_residues, Progress* progress, BatchDatabase::Chunks*& chunks,
-                      const BatchDone& done) {
+                      const BatchDone& done, BatchScoreTimes& times) {
+  const Timer timer;
   for (const Residues& q : queries)
     if (!batch_can_score_cuda(static_cast<std::int64_t>(q.size()), scheme))
       throw RunError("this query or scoring is not supported by the GPU database search");
+  if (queries.empty()) return;
   GDP_CUDA_CHECK(cudaSetDevice(device));
   if (!chunks) chunks = new BatchDatabase::Chunks;
+  BusyTime busy;
+  busy.origin.start();
   const bool sixteen = shape.local && shape.end == End::anywhere && !ends;
   std::vector<Results> results(queries.size());
   std::vector<std::vector<std::int64_t>> overflowed(queries.size());
@@ -379,7 +398,7 @@ void batch_score_cuda(std::span<const Residues> queries, const std::vector<Resid
     done(k, results[k]);
     spare.push_back(std::move(results[k]));
   };
-  const Request r{shape, device, chunk_residues, progress};
+  const Request r{shape, device, chunk_residues, progress, &busy};
   score_all(queries, targets, scheme, r, sixteen, sixteen ? &chunks->sixteen : &chunks->thirty_two, results,
             overflowed, spare, [&](std::size_t k) {
               if (overflowed[k].empty()) finish(k);
@@ -391,13 +410,17 @@ void batch_score_cuda(std::span<const Residues> queries, const std::vector<Resid
     for (std::int64_t t : overflowed[k]) again.push_back(targets[static_cast<std::size_t>(t)]);
     std::vector<Results> redone(1), no_spare;
     std::vector<std::vector<std::int64_t>> none(1);
-    score_all(queries.subspan(k, 1), again, scheme, {shape, device, chunk_residues, nullptr}, false, nullptr, redone,
+    score_all(queries.subspan(k, 1), again, scheme, {shape, device, chunk_residues, nullptr, &busy}, false, nullptr, redone,
               none, no_spare, [](std::size_t) {});
     for (std::size_t x = 0; x < overflowed[k].size(); ++x)
       results[k][static_cast<std::size_t>(overflowed[k][x])] = redone[0][x];
     gpu_stats_counters().overflow_reruns += static_cast<int>(overflowed[k].size());
     finish(k);
   }
+  times.kernels = busy.seconds();
+  times.first_kernel = busy.first_start();
+  times.total = timer.seconds();
+  add_gpu_kernel_time(times.kernels, false);
 }
 
 }  // namespace gdp::pairwise
