@@ -210,6 +210,7 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
                     {"traceback_kernel_seconds", g.traceback_seconds},
                     {"overflow_reruns", g.overflow_reruns},
                     {"database_chunks", g.database_chunks},
+                    {"database_search_seconds", g.database_search_seconds},
                     {"peak_memory_bytes", static_cast<double>(g.peak_memory_bytes)}};
     }
     report.threads = threads;

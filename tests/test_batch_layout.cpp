@@ -18,22 +18,32 @@ TEST_CASE("the layout sorts the targets longest first and writes each pair's let
     for (auto& c : t) c = static_cast<std::uint8_t>(rng() % 20);
     store.push_back(t);
   }
+  store.emplace_back(batch::kMaxTarget + 1, std::uint8_t{3});  // left to the long-pair engine
   const std::vector<Residues> targets(store.begin(), store.end());
-  std::uint64_t letters = 0;
-  const std::vector<std::int64_t> sorted = batch::by_length(targets, &letters);
-  std::size_t non_empty = 0, all_letters = 0;
-  for (const auto& t : targets) non_empty += !t.empty(), all_letters += t.size();
-  REQUIRE(letters == all_letters);
-  REQUIRE(sorted.size() == non_empty);
-  for (std::size_t k = 1; k < sorted.size(); ++k) {
-    const std::size_t a = targets[static_cast<std::size_t>(sorted[k - 1])].size(), b = targets[static_cast<std::size_t>(sorted[k])].size();
+  const batch::ByLength by_length = batch::by_length(targets);
+  const std::vector<std::uint32_t>& sorted = by_length.index;
+  std::size_t all_letters = 0;
+  std::vector<std::int64_t> empty;
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    all_letters += targets[t].size();
+    if (targets[t].empty()) empty.push_back(static_cast<std::int64_t>(t));
+  }
+  REQUIRE(by_length.residues == all_letters - (batch::kMaxTarget + 1));
+  REQUIRE(by_length.all_residues == all_letters);
+  REQUIRE(by_length.empty == empty);
+  REQUIRE(sorted.size() == targets.size() - empty.size() - 1);
+  REQUIRE(by_length.length.size() == sorted.size());
+  for (std::size_t k = 0; k < sorted.size(); ++k) {
+    REQUIRE(by_length.length[k] == static_cast<int>(targets[static_cast<std::size_t>(sorted[k])].size()));
+    if (k == 0) continue;
+    const int a = by_length.length[k - 1], b = by_length.length[k];
     REQUIRE((a > b || (a == b && sorted[k - 1] < sorted[k])));
   }
   const int pad = 23;
   for (const bool pairs16 : {false, true}) {
     for (const std::size_t begin : {std::size_t{0}, std::size_t{7}}) {
       INFO("pairs16 " << pairs16 << ", from " << begin);
-      const batch::Layout l = batch::lay_out(sorted, begin, sorted.size(), targets, pairs16);
+      const batch::Layout l = batch::lay_out(by_length, begin, sorted.size(), pairs16);
       const std::size_t step = pairs16 ? 2 : 1;
       REQUIRE(l.offset.size() == (sorted.size() - begin + step - 1) / step);
       // From the third pair on, through 3 threads.
@@ -42,10 +52,10 @@ TEST_CASE("the layout sorts the targets longest first and writes each pair's let
       batch::write_letters(l, k0, l.offset.size(), targets, pad, out.data(), 3);
       std::int64_t residues = 0;
       for (std::size_t k = 0; k < l.offset.size(); ++k) {
-        const Residues a = targets[static_cast<std::size_t>(l.first[k])];
-        REQUIRE(l.first[k] == sorted[begin + step * k]);
+        const Residues a = targets[static_cast<std::size_t>(l.first(k))];
+        REQUIRE(l.first(k) == sorted[begin + step * k]);
         REQUIRE(l.length[k] == static_cast<int>(a.size()));
-        const Residues b = l.second[k] >= 0 ? targets[static_cast<std::size_t>(l.second[k])] : Residues{};
+        const Residues b = l.second(k) >= 0 ? targets[static_cast<std::size_t>(l.second(k))] : Residues{};
         residues += static_cast<std::int64_t>(a.size() + b.size());
         if (k < k0) continue;
         const std::size_t at = static_cast<std::size_t>(l.offset[k] - l.offset[k0]) * step;
@@ -65,7 +75,8 @@ TEST_CASE("a chunk's pieces: doubling shares of its columns, on whole bundles, e
     std::vector<std::vector<std::uint8_t>> store;
     for (std::size_t k = 0; k < count; ++k) store.emplace_back(1 + rng() % 500, std::uint8_t{0});
     const std::vector<Residues> targets(store.begin(), store.end());
-    const batch::Layout l = batch::lay_out(batch::by_length(targets), 0, count, targets, true);
+    const batch::ByLength sorted = batch::by_length(targets);
+    const batch::Layout l = batch::lay_out(sorted, 0, count, true);
     const std::vector<std::size_t> ends = batch::piece_ends(l);
     INFO(count << " targets, " << l.offset.size() << " pairs");
     REQUIRE(!ends.empty());
@@ -89,17 +100,18 @@ TEST_CASE("the kernels' results are filed under their targets, overflows in pair
   std::vector<std::vector<std::uint8_t>> store;
   for (int k = 0; k < 40001; ++k) store.emplace_back(1 + k % 300, std::uint8_t{0});
   const std::vector<Residues> targets(store.begin(), store.end());
+  const batch::ByLength sorted = batch::by_length(targets);
   for (const bool pairs16 : {true, false}) {
-    const batch::Layout l = batch::lay_out(batch::by_length(targets), 0, targets.size(), targets, pairs16);
+    const batch::Layout l = batch::lay_out(sorted, 0, targets.size(), pairs16);
     const std::size_t pairs = l.offset.size();
     std::vector<int> raw(4 * pairs);
     // Each target's result names it; every 1,000th pair overflows.
     for (std::size_t k = 0; k < pairs; ++k) {
       if (pairs16) {
-        raw[2 * k] = k % 1000 == 0 ? 40000 : static_cast<int>(l.first[k] % 30000);
-        raw[2 * k + 1] = l.second[k] < 0 ? 0 : static_cast<int>(l.second[k] % 30000);
+        raw[2 * k] = k % 1000 == 0 ? 40000 : static_cast<int>(l.first(k) % 30000);
+        raw[2 * k + 1] = l.second(k) < 0 ? 0 : static_cast<int>(l.second(k) % 30000);
       } else {
-        raw[4 * k] = static_cast<int>(l.first[k]), raw[4 * k + 1] = 7, raw[4 * k + 2] = static_cast<int>(k);
+        raw[4 * k] = static_cast<int>(l.first(k)), raw[4 * k + 1] = 7, raw[4 * k + 2] = static_cast<int>(k);
       }
     }
     std::vector<PassResult> results(targets.size());
@@ -109,19 +121,19 @@ TEST_CASE("the kernels' results are filed under their targets, overflows in pair
     else
       batch::file_ends(l, raw.data(), results, 4);
     for (std::size_t k = 0; k < pairs; ++k) {
-      const PassResult& a = results[static_cast<std::size_t>(l.first[k])];
+      const PassResult& a = results[static_cast<std::size_t>(l.first(k))];
       if (pairs16) {
-        REQUIRE(a.score == (k % 1000 == 0 ? 40000 : static_cast<int>(l.first[k] % 30000)));
-        if (l.second[k] >= 0) REQUIRE(results[static_cast<std::size_t>(l.second[k])].score == l.second[k] % 30000);
+        REQUIRE(a.score == (k % 1000 == 0 ? 40000 : static_cast<int>(l.first(k) % 30000)));
+        if (l.second(k) >= 0) REQUIRE(results[static_cast<std::size_t>(l.second(k))].score == l.second(k) % 30000);
       } else {
-        REQUIRE(a.score == l.first[k]);
+        REQUIRE(a.score == l.first(k));
         REQUIRE(a.end_i == 7);
         REQUIRE(a.end_j == static_cast<std::int64_t>(k));
       }
     }
     if (pairs16) {
       REQUIRE(overflowed.size() == (pairs + 999) / 1000);
-      for (std::size_t x = 0; x < overflowed.size(); ++x) REQUIRE(overflowed[x] == l.first[1000 * x]);
+      for (std::size_t x = 0; x < overflowed.size(); ++x) REQUIRE(overflowed[x] == l.first(1000 * x));
     }
   }
 }

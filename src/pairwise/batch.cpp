@@ -211,6 +211,8 @@ void run_scores(std::size_t g0, std::size_t g1, std::size_t group, const std::ve
                     if (db->covers(static_cast<std::size_t>(t)))
                       mine[static_cast<std::size_t>(t) * group + q % group] = r[static_cast<std::size_t>(t)].score;
                 });
+                // The next query's scores made now, while its kernels run.
+                if (k + 1 < batch_query.size()) scores_of(batch_query[k + 1]);
                 if (early[q / group - g0] && --waiting[q / group - g0] == 0) ready(q / group);
               });
   }
@@ -319,6 +321,10 @@ void align_each_query(const std::vector<Residues>& queries, const std::vector<Re
     throw std::invalid_argument("align_each_query: the queries are not whole groups");
   const std::size_t groups = queries.size() / group, group_pairs = group * targets.size();
   const std::size_t keep = top_k > 0 ? std::min(top_k, group_pairs) : group_pairs;
+  // With the GPU the score passes of the whole search go to the batch
+  // kernels (a database laid out once), scores alone where pairs are ranked.
+  std::optional<BatchDatabase> db;
+  if (o.backend == Backend::gpu) db.emplace(targets, scheme, o.device, o.tuning.db_chunk_residues);
   // When only some pairs are kept, every pair's score comes first, and only
   // the kept pairs are then aligned (or get their end cells, score-only).
   const bool rank_first = keep < group_pairs || filter;
@@ -328,7 +334,10 @@ void align_each_query(const std::vector<Residues>& queries, const std::vector<Re
   // (a filter is taken to keep few).
   const std::size_t expected_kept = filter ? std::min(keep, kExpectedFiltered) : keep;
   std::uint64_t target_residues = 0, total = 0;
-  for (const auto& t : targets) target_residues += t.size();
+  if (db)
+    target_residues = db->all_residues();
+  else
+    for (const auto& t : targets) target_residues += t.size();
   std::vector<std::uint64_t> kept_share(groups, 0);
   const bool align_later = rank_first && !o.score_only;
   for (std::size_t g = 0; g < groups; ++g) {
@@ -340,11 +349,6 @@ void align_each_query(const std::vector<Residues>& queries, const std::vector<Re
     total += cells * (o.score_only || align_later ? 1 : 2) + kept_share[g];
   }
   if (o.progress) o.progress->set_total(total);
-
-  // With the GPU the score passes of the whole search go to the batch
-  // kernels (a database laid out once), scores alone where pairs are ranked.
-  std::optional<BatchDatabase> db;
-  if (o.backend == Backend::gpu) db.emplace(targets, scheme, o.device, o.tuning.db_chunk_residues);
   const std::size_t run_pairs = !db           ? kRunPairsPerThread * static_cast<std::size_t>(std::max(o.threads, 1))
                                 : rank_first ? kBatchRunPairs
                                              : kBatchRunAlignments;

@@ -5,14 +5,17 @@
 #include "core/build.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
+#include "pairwise/cuda/gpu_pass.hpp"
 
 namespace gdp::pairwise {
 
 BatchDatabase::BatchDatabase(const std::vector<Residues>& targets, const ScoringScheme& scheme, int device,
                              std::int64_t chunk_residues)
     : targets_(&targets), scheme_(&scheme), device_(device), chunk_residues_(chunk_residues) {
-  for (std::size_t t = 0; t < targets.size(); ++t)
-    if (covers(t)) ++covered_, covered_residues_ += targets[t].size();
+  if constexpr (have_cuda) staged_ = std::async(std::launch::async, batch_stage_cuda, device);
+  sorted_ = batch::by_length(targets);
+  covered_ = sorted_.index.size() + sorted_.empty.size();
+  covered_residues_ = sorted_.residues;
 }
 
 BatchDatabase::~BatchDatabase() {
@@ -29,11 +32,16 @@ bool BatchDatabase::can_score(Residues query) const {
 void BatchDatabase::score(std::span<const Residues> queries, const Shape& shape, bool ends, Progress* progress,
                           const BatchDone& done) {
   if constexpr (have_cuda) {
+    if (staged_.valid()) staged_.get();
     BatchScoreTimes t;
-    batch_score_cuda(queries, *targets_, *scheme_, shape, ends, device_, chunk_residues_, progress, chunks_, done, t);
+    batch_score_cuda(queries, *targets_, sorted_, *scheme_, shape, ends, device_, chunk_residues_, progress, chunks_,
+                     done, t);
     spdlog::debug("GPU database search: {} queries against {} targets; milliseconds: first kernel at {:.1f}, kernels "
                   "running {:.1f}, in all {:.1f}",
                   queries.size(), covered_, 1e3 * t.first_kernel, 1e3 * t.kernels, 1e3 * t.total);
+    const double now = since_made_.seconds();
+    gpu_stats_counters().database_search_seconds += now - counted_;
+    counted_ = now;
   } else {
     throw RunError(no_cuda_message);
   }

@@ -4,10 +4,12 @@
 // Plain C++, so that the engine's other files need no nvcc.
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <span>
 #include <vector>
 
 #include "core/scoring.hpp"
+#include "core/timer.hpp"
 #include "pairwise/batch_layout.hpp"
 #include "pairwise/pairwise.hpp"
 #include "pairwise/shape.hpp"
@@ -23,7 +25,9 @@ using BatchDone = std::function<void(std::size_t query, const std::vector<PassRe
 class BatchDatabase {
  public:
   // chunk_residues: the most residues a device chunk holds; 0 chooses from
-  // the free device memory. `targets` and `scheme` must outlive it.
+  // the free device memory. `targets` and `scheme` must outlive it. Sorts
+  // the targets by length, while another thread makes ready what the first
+  // upload and kernel need (batch_stage_cuda).
   BatchDatabase(const std::vector<Residues>& targets, const ScoringScheme& scheme, int device,
                 std::int64_t chunk_residues = 0);
   ~BatchDatabase();
@@ -35,6 +39,7 @@ class BatchDatabase {
   bool covers(std::size_t target) const { return (*targets_)[target].size() <= batch::kMaxTarget; }
   bool covers_all() const { return covered_ == targets_->size(); }
   std::uint64_t covered_residues() const { return covered_residues_; }
+  std::uint64_t all_residues() const { return sorted_.all_residues; }
   // Whether the kernels take this query: a CUDA build, substitution scores
   // within int8, the query's profile within shared memory.
   bool can_score(Residues query) const;
@@ -54,6 +59,10 @@ class BatchDatabase {
   const std::vector<Residues>* targets_;
   std::size_t covered_ = 0;
   std::uint64_t covered_residues_ = 0;
+  batch::ByLength sorted_;
+  Timer since_made_;
+  double counted_ = 0;  // of since_made_, in GpuStats::database_search_seconds
+  std::future<void> staged_;  // batch_stage_cuda's
   const ScoringScheme* scheme_;
   int device_;
   std::int64_t chunk_residues_;
@@ -88,9 +97,13 @@ struct BatchScoreTimes {
 
 // batch_score.cu's and batch_align.cu's side (CUDA builds only).
 bool batch_can_score_cuda(std::int64_t query_length, const ScoringScheme& scheme);
+// Makes ready, from any thread, what a search's first upload and kernel
+// wait for: the page-locked buffer the letters go up through, and the
+// 16-bit kernel loaded (CUDA loads a kernel at its first use).
+void batch_stage_cuda(int device);
 void batch_score_cuda(std::span<const Residues> queries, const std::vector<Residues>& targets,
-                      const ScoringScheme& scheme, const Shape& shape, bool ends, int device,
-                      std::int64_t chunk_residues, Progress* progress, BatchDatabase::Chunks*& chunks,
+                      const batch::ByLength& sorted, const ScoringScheme& scheme, const Shape& shape, bool ends,
+                      int device, std::int64_t chunk_residues, Progress* progress, BatchDatabase::Chunks*& chunks,
                       const BatchDone& done, BatchScoreTimes& times);
 void batch_release_cuda(BatchDatabase::Chunks* chunks);
 bool batch_can_align_cuda(const ScoringScheme& scheme);

@@ -2,6 +2,8 @@
 #include "pairwise/batch_layout.hpp"
 
 #include <algorithm>
+#include <limits>
+#include <stdexcept>
 #include <thread>
 #include <utility>
 
@@ -11,40 +13,54 @@ namespace gdp::pairwise::batch {
 
 int layout_threads() { return static_cast<int>(std::max(1u, std::min(16u, std::thread::hardware_concurrency()))); }
 
-std::vector<std::int64_t> by_length(const std::vector<Residues>& targets, std::uint64_t* residues) {
+ByLength by_length(const std::vector<Residues>& targets) {
   // A counting sort: start[kMaxTarget - n] is where the targets of n
   // letters go.
-  std::vector<std::size_t> start(kMaxTarget + 1, 0);
+  if (targets.size() > std::numeric_limits<std::uint32_t>::max())
+    throw std::length_error("by_length: 2^32 targets or more");
+  ByLength sorted;
+  std::vector<std::uint32_t> start(kMaxTarget + 1, 0);
   auto taken = [](std::size_t n) { return n > 0 && n <= kMaxTarget; };
-  std::size_t count = 0;
-  std::uint64_t letters = 0;
-  for (const Residues& t : targets)
-    if (taken(t.size())) ++start[kMaxTarget - t.size()], ++count, letters += t.size();
-  if (residues) *residues = letters;
-  for (std::size_t k = 0, sum = 0; k < start.size(); ++k) sum += std::exchange(start[k], sum);
-  std::vector<std::int64_t> sorted(count);
+  std::uint32_t count = 0;
+  for (std::size_t t = 0; t < targets.size(); ++t) {
+    const std::size_t n = targets[t].size();
+    sorted.all_residues += n;
+    if (taken(n))
+      ++start[kMaxTarget - n], ++count, sorted.residues += n;
+    else if (n == 0)
+      sorted.empty.push_back(static_cast<std::int64_t>(t));
+  }
+  sorted.index.resize(count);
+  sorted.length.resize(count);
+  for (std::uint32_t k = 0, sum = 0; k < start.size(); ++k) {
+    std::fill_n(sorted.length.begin() + sum, start[k], static_cast<int>(kMaxTarget - k));
+    sum += std::exchange(start[k], sum);
+  }
   for (std::size_t t = 0; t < targets.size(); ++t)
-    if (taken(targets[t].size())) sorted[start[kMaxTarget - targets[t].size()]++] = static_cast<std::int64_t>(t);
+    if (taken(targets[t].size())) sorted.index[start[kMaxTarget - targets[t].size()]++] = static_cast<std::uint32_t>(t);
   return sorted;
 }
 
-Layout lay_out(const std::vector<std::int64_t>& sorted, std::size_t begin, std::size_t end,
-               const std::vector<Residues>& targets, bool pairs16) {
+Layout lay_out(const ByLength& sorted, std::size_t begin, std::size_t end, bool pairs16) {
   Layout l;
   l.pairs16 = pairs16;
+  l.sorted = &sorted, l.begin = begin, l.end = end;
   const std::size_t step = pairs16 ? 2 : 1, pairs = (end - begin + step - 1) / step;
-  l.first.reserve(pairs), l.second.reserve(pairs), l.offset.reserve(pairs), l.length.reserve(pairs);
-  for (std::size_t k = begin; k < end; k += step) {
-    const std::int64_t a = sorted[k], b = pairs16 && k + 1 < end ? sorted[k + 1] : -1;
-    const std::size_t na = targets[static_cast<std::size_t>(a)].size();
-    l.first.push_back(a);
-    l.second.push_back(b);
-    l.offset.push_back(l.columns);
-    l.length.push_back(static_cast<int>(na));
-    l.columns += static_cast<long long>(na);
-    l.residues += static_cast<std::int64_t>(na + (b >= 0 ? targets[static_cast<std::size_t>(b)].size() : 0));
+  l.offset.resize(pairs), l.length.resize(pairs);
+  for (std::size_t k = begin, x = 0; k < end; k += step, ++x) {
+    const int na = sorted.length[k];
+    l.offset[x] = l.columns;
+    l.length[x] = na;
+    l.columns += na;
+    l.residues += na + (pairs16 && k + 1 < end ? sorted.length[k + 1] : 0);
   }
   return l;
+}
+
+std::int64_t Layout::first(std::size_t k) const { return sorted->index[begin + (pairs16 ? 2 * k : k)]; }
+std::int64_t Layout::second(std::size_t k) const {
+  const std::size_t at = begin + 2 * k + 1;
+  return pairs16 && at < end ? static_cast<std::int64_t>(sorted->index[at]) : -1;
 }
 
 void write_letters(const Layout& l, std::size_t k0, std::size_t k1, const std::vector<Residues>& targets, int pad,
@@ -53,12 +69,12 @@ void write_letters(const Layout& l, std::size_t k0, std::size_t k1, const std::v
   const auto base = static_cast<std::size_t>(l.offset[k0]) * step;
   auto write = [&](std::size_t k) {
     std::uint8_t* at = out + static_cast<std::size_t>(l.offset[k]) * step - base;
-    const Residues ta = targets[static_cast<std::size_t>(l.first[k])];
+    const Residues ta = targets[static_cast<std::size_t>(l.first(k))];
     if (!l.pairs16) {
       std::copy(ta.begin(), ta.end(), at);
       return;
     }
-    const Residues tb = l.second[k] >= 0 ? targets[static_cast<std::size_t>(l.second[k])] : Residues{};
+    const Residues tb = l.second(k) >= 0 ? targets[static_cast<std::size_t>(l.second(k))] : Residues{};
     // The -O2 build does not vectorise these loops without the pragma.
     const std::size_t nb = tb.size(), na = ta.size();
 #pragma omp simd
@@ -102,7 +118,7 @@ void file_scores16(const Layout& l, const int* scores, int overflow_at, std::vec
   parallel_for(blocks, threads, [&](std::int64_t b) {
     for (std::int64_t k = b * kFileBlock; k < std::min(pairs, (b + 1) * kFileBlock); ++k)
       for (int half = 0; half < 2; ++half) {
-        const std::int64_t t = half ? l.second[static_cast<std::size_t>(k)] : l.first[static_cast<std::size_t>(k)];
+        const std::int64_t t = half ? l.second(static_cast<std::size_t>(k)) : l.first(static_cast<std::size_t>(k));
         if (t < 0) continue;
         const int s = scores[2 * k + half];
         if (s >= overflow_at) over[static_cast<std::size_t>(b)].push_back(t);
@@ -116,7 +132,7 @@ void file_ends(const Layout& l, const int* ends, std::vector<PassResult>& result
   const std::int64_t pairs = static_cast<std::int64_t>(l.offset.size());
   parallel_for(file_blocks(l), threads, [&](std::int64_t b) {
     for (std::int64_t k = b * kFileBlock; k < std::min(pairs, (b + 1) * kFileBlock); ++k)
-      results[static_cast<std::size_t>(l.first[static_cast<std::size_t>(k)])] = {ends[4 * k], ends[4 * k + 1],
+      results[static_cast<std::size_t>(l.first(static_cast<std::size_t>(k)))] = {ends[4 * k], ends[4 * k + 1],
                                                                                 ends[4 * k + 2]};
   });
 }

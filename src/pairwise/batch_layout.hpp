@@ -16,27 +16,43 @@ namespace gdp::pairwise::batch {
 // Targets longer than this stay with the long-pair engine.
 inline constexpr std::size_t kMaxTarget = std::size_t{1} << 16;
 
+// The targets the kernels take, those of 1 to kMaxTarget letters, longest
+// first (ties in input order), with their lengths in that order, so that
+// laying them out reads no target; and the empty ones, which the kernels
+// leave to the caller. Fewer than 2^32 targets (else std::length_error);
+// the indices are 32-bit, since each page of memory first touched costs.
+struct ByLength {
+  std::vector<std::uint32_t> index;
+  std::vector<int> length;  // index[k]'s letters
+  std::vector<std::int64_t> empty;
+  std::uint64_t residues = 0, all_residues = 0;  // the letters of those taken, and of every target
+};
+ByLength by_length(const std::vector<Residues>& targets);
+
+// Pairs of consecutive targets of a ByLength (one target a pair unless
+// pairs16), which it refers to.
 struct Layout {
   bool pairs16 = false;
-  std::vector<long long> offset;  // a pair's first column
-  std::vector<int> length;        // its columns (its first target's letters)
-  std::vector<std::int64_t> first, second;  // target indices a pair (second -1: none; only pairs16)
+  const ByLength* sorted = nullptr;
+  std::size_t begin = 0, end = 0;  // sorted's targets it lays out
+  std::vector<long long> offset;   // a pair's first column
+  std::vector<int> length;         // its columns (its first target's letters)
   std::int64_t residues = 0;
   long long columns = 0;
   std::size_t bytes() const { return static_cast<std::size_t>(columns) * (pairs16 ? 2 : 1); }
+  // Pair k's targets (second: -1 for none).
+  std::int64_t first(std::size_t k) const;
+  std::int64_t second(std::size_t k) const;
 };
 
 // The host threads the letters are written and the results filed on: the
 // cores, at most 16.
 int layout_threads();
 
-// The indices of the targets of 1 to kMaxTarget letters, longest first
-// (ties in input order), and their letters in `residues` where given.
-std::vector<std::int64_t> by_length(const std::vector<Residues>& targets, std::uint64_t* residues = nullptr);
-
-// sorted[begin, end) as pairs, two targets each for pairs16.
-Layout lay_out(const std::vector<std::int64_t>& sorted, std::size_t begin, std::size_t end,
-               const std::vector<Residues>& targets, bool pairs16);
+// sorted's targets [begin, end) as pairs, two targets each for pairs16;
+// the layout refers to `sorted`, which must outlive it.
+Layout lay_out(const ByLength& sorted, std::size_t begin, std::size_t end, bool pairs16);
+Layout lay_out(ByLength&&, std::size_t, std::size_t, bool) = delete;
 
 // The letters of pairs [k0, k1) at `out` (pair k0's first column at
 // out[0]), a shorter second target padded with the letter `pad`; written on

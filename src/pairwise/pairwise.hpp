@@ -77,6 +77,7 @@ struct GpuStats {
   double traceback_seconds = 0;    // of which in the chunked traceback's kernel
   int overflow_reruns = 0;         // 16-bit passes whose score left the range, run again (striped_pass)
   int database_chunks = 0;         // the most chunks a searched database went up in (1: it fit)
+  double database_search_seconds = 0;  // from a database's sorting to its last query's scores, in all
   std::size_t peak_memory_bytes = 0;  // the engine's device memory at its largest
 };
 GpuStats gpu_stats();

@@ -7,7 +7,9 @@
 namespace gdp::pairwise::batch {
 namespace {
 
-constexpr std::size_t kSlice = std::size_t{4} << 20;  // more than a pair's letters (2 x 65,536)
+// More than a pair's letters (2 x 65,536), and small: each page of
+// page-locked memory costs to make.
+constexpr std::size_t kSlice = std::size_t{1} << 20;
 
 // The pinned buffer the letters go through, two slices: the cores write one
 // while the other is copied.

@@ -13,6 +13,7 @@
 #include <functional>
 #include <future>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <utility>
@@ -87,6 +88,8 @@ struct BusyTime {
 
 // One kernel of a query: its span, and its results' copy to the host.
 struct KernelRun {
+  cudaStream_t stream{};
+  std::size_t k0 = 0, k1 = 0;  // its pairs
   cuda::KernelTimer timer;
   cuda::Event copied;
 };
@@ -114,13 +117,30 @@ Slot& slot(std::size_t k) {
 }
 
 // How many warps of `kernel` (kBlockThreads a block, `shared` bytes of
-// shared memory) the device holds at once.
+// shared memory) the device holds at once; 0 where a block may not have
+// that much. Worked out once for each kernel, size and device (the first
+// call loads the kernel, which CUDA does at its first use).
 long long resident_warps(const void* kernel, std::size_t shared, int device) {
-  GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
-  int fit = 0, sms = 0;
-  GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, inter::kBlockThreads, shared));
+  struct Known {
+    const void* kernel;
+    std::size_t shared;
+    int device;
+    long long warps;
+  };
+  static std::mutex mutex;
+  static std::vector<Known> known;
+  const std::lock_guard lock(mutex);
+  for (const Known& k : known)
+    if (k.kernel == kernel && k.shared == shared && k.device == device) return k.warps;
+  int most = 0, fit = 0, sms = 0;
+  GDP_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   GDP_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return static_cast<long long>(fit) * (inter::kBlockThreads / inter::kWarp) * sms;
+  // Every launch may have up to the most, so that no launch needs it set again.
+  GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
+  if (shared <= static_cast<std::size_t>(most))
+    GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, inter::kBlockThreads, shared));
+  known.push_back({kernel, shared, device, static_cast<long long>(fit) * (inter::kBlockThreads / inter::kWarp) * sms});
+  return known.back().warps;
 }
 
 // What handing a pass's bottom row to the next pass costs a warp step, a
@@ -219,9 +239,7 @@ void enqueue(Residues q, const DeviceChunk& c, const ScoringScheme& scheme, cons
   p.overflow_at = overflow_bound16(scheme);
   int* counters = f.counters.reserve(ends.size());
   int* score = c.pairs16 ? f.score.reserve(2 * pairs) : nullptr;
-  int* scores = c.pairs16 ? f.scores.reserve(2 * pairs) : nullptr;
   int4* end = c.pairs16 ? nullptr : f.end.reserve(pairs);
-  int4* ends_host = c.pairs16 ? nullptr : f.ends.reserve(pairs);
   f.in_use = 0;
   for (std::size_t x = 0, k0 = 0; x < ends.size(); k0 = ends[x++]) {
     const std::size_t k1 = ends[x];
@@ -235,21 +253,31 @@ void enqueue(Residues q, const DeviceChunk& c, const ScoringScheme& scheme, cons
     piece.pairs = static_cast<int>(k1 - k0);
     piece.next_bundle = counters + x;
     KernelRun& run = f.next_run();
+    run.stream = stream, run.k0 = k0, run.k1 = k1;
     if (c.pairs16) {
       piece.score = score + 2 * k0;
       launch(inter::score16<kRows16>, piece, shared, resident, stream, run.timer);
-      GDP_CUDA_CHECK(cudaMemcpyAsync(scores + 2 * k0, piece.score, 2 * (k1 - k0) * sizeof(int), cudaMemcpyDeviceToHost,
-                                     stream));
     } else {
       piece.end = end + k0;
       if (shape.local)
         launch(inter::score32<kRows32, true>, piece, shared, resident, stream, run.timer, shape.end);
       else
         launch(inter::score32<kRows32, false>, piece, shared, resident, stream, run.timer, shape.end);
-      GDP_CUDA_CHECK(
-          cudaMemcpyAsync(ends_host + k0, piece.end, (k1 - k0) * sizeof(int4), cudaMemcpyDeviceToHost, stream));
     }
-    run.copied.record(stream);
+  }
+  // The results' copies, each after its kernel: the page-locked memory they
+  // go to is made (where it must grow) while the kernels run.
+  int* scores = c.pairs16 ? f.scores.reserve(2 * pairs) : nullptr;
+  int4* ends_host = c.pairs16 ? nullptr : f.ends.reserve(pairs);
+  for (std::size_t x = 0; x < f.in_use; ++x) {
+    KernelRun& run = *f.runs[x];
+    if (c.pairs16)
+      GDP_CUDA_CHECK(cudaMemcpyAsync(scores + 2 * run.k0, score + 2 * run.k0, 2 * (run.k1 - run.k0) * sizeof(int),
+                                     cudaMemcpyDeviceToHost, run.stream));
+    else
+      GDP_CUDA_CHECK(cudaMemcpyAsync(ends_host + run.k0, end + run.k0, (run.k1 - run.k0) * sizeof(int4),
+                                     cudaMemcpyDeviceToHost, run.stream));
+    run.copied.record(run.stream);
   }
 }
 
@@ -285,8 +313,9 @@ using Results = std::vector<PassResult>;
 // runs). A database that fits in one chunk goes to `cached` (when given)
 // and stays for later calls; one that does not is streamed, each chunk
 // uploaded once for all the queries.
-void score_all(std::span<const Residues> queries, const std::vector<Residues>& targets, const ScoringScheme& scheme,
-               const Request& r, bool pairs16, DeviceChunk* cached, std::vector<Results>& results,
+void score_all(std::span<const Residues> queries, const std::vector<Residues>& targets,
+               const batch::ByLength& sorted, const ScoringScheme& scheme, const Request& r, bool pairs16,
+               DeviceChunk* cached, std::vector<Results>& results,
                std::vector<std::vector<std::int64_t>>& overflowed, std::vector<Results>& spare,
                const std::function<void(std::size_t)>& finished) {
   // Query k's kernels queued before query k - 1's results are filed; the
@@ -308,10 +337,6 @@ void score_all(std::span<const Residues> queries, const std::vector<Residues>& t
     }
   };
   if (cached && cached->loaded) return run_queries(*cached, true, nullptr);
-  // The pinned buffer of the uploads, reserved while the targets are sorted.
-  std::future<void> buffer = std::async(std::launch::async, batch::reserve_upload_buffer, r.device);
-  std::uint64_t letters = 0;
-  const std::vector<std::int64_t> sorted = batch::by_length(targets, &letters);
   std::int64_t budget = r.chunk_residues;
   if (budget <= 0) {
     std::size_t free_bytes = 0, total_bytes = 0;
@@ -320,19 +345,19 @@ void score_all(std::span<const Residues> queries, const std::vector<Residues>& t
     budget = static_cast<std::int64_t>(free_bytes / 8 / 10);
   }
   std::vector<std::size_t> bounds{0};
-  if (letters >= static_cast<std::uint64_t>(budget))  // else one chunk
-    for (std::size_t k = 0, residues = 0; k < sorted.size(); ++k) {
-      residues += targets[static_cast<std::size_t>(sorted[k])].size();
+  const std::size_t taken = sorted.index.size();
+  if (sorted.residues >= static_cast<std::uint64_t>(budget))  // else one chunk
+    for (std::size_t k = 0, residues = 0; k < taken; ++k) {
+      residues += static_cast<std::size_t>(sorted.length[k]);
       const bool pair_done = !pairs16 || (k - bounds.back()) % 2 == 1;
-      if (residues >= static_cast<std::size_t>(budget) && pair_done && k + 1 < sorted.size()) bounds.push_back(k + 1), residues = 0;
+      if (residues >= static_cast<std::size_t>(budget) && pair_done && k + 1 < taken) bounds.push_back(k + 1), residues = 0;
     }
-  bounds.push_back(sorted.size());
+  bounds.push_back(taken);
   GpuStats& stats = gpu_stats_counters();
   stats.database_chunks = std::max(stats.database_chunks, static_cast<int>(bounds.size()) - 1);
-  buffer.get();
   if (bounds.size() == 2 && cached) {  // it fits: it stays
     cached->pairs16 = pairs16;
-    ChunkUpload upload(*cached, batch::lay_out(sorted, 0, sorted.size(), targets, pairs16), targets, scheme.dim);
+    ChunkUpload upload(*cached, batch::lay_out(sorted, 0, taken, pairs16), targets, scheme.dim);
     run_queries(*cached, true, &upload);
     cached->loaded = true;
     return;
@@ -344,7 +369,7 @@ void score_all(std::span<const Residues> queries, const std::vector<Residues>& t
     GDP_CUDA_CHECK(cudaSetDevice(r.device));
     DeviceChunk& c = streamed[b % 2];
     c.pairs16 = pairs16;
-    ChunkUpload u(c, batch::lay_out(sorted, bounds[b], bounds[b + 1], targets, pairs16), targets, scheme.dim);
+    ChunkUpload u(c, batch::lay_out(sorted, bounds[b], bounds[b + 1], pairs16), targets, scheme.dim);
     u.send(c.layout.offset.size());
     u.finish();
   };
@@ -373,8 +398,13 @@ bool batch_can_score_cuda(std::int64_t m, const ScoringScheme& scheme) {
   return m > 0 && static_cast<std::size_t>(rows_padded) * static_cast<std::size_t>(scheme.dim + 1) <= kMaxProfileBytes;
 }
 
+void batch_stage_cuda(int device) {
+  batch::reserve_upload_buffer(device);
+  resident_warps(reinterpret_cast<const void*>(inter::score16<kRows16>), 0, device);
+}
+
 void batch_score_cuda(std::span<const Residues> queries, const std::vector<Residues>& targets,
-                      const ScoringScheme& scheme, const Shape& shape, bool ends, int device,
+                      const batch::ByLength& sorted, const ScoringScheme& scheme, const Shape& shape, bool ends, int device,
                       std::int64_t chunk_residues, Progress* progress, BatchDatabase::Chunks*& chunks,
                       const BatchDone& done, BatchScoreTimes& times) {
   const Timer timer;
@@ -389,17 +419,14 @@ void batch_score_cuda(std::span<const Residues> queries, const std::vector<Resid
   const bool sixteen = shape.local && shape.end == End::anywhere && !ends;
   std::vector<Results> results(queries.size());
   std::vector<std::vector<std::int64_t>> overflowed(queries.size());
-  std::vector<std::size_t> empty_targets;
-  for (std::size_t t = 0; t < targets.size(); ++t)
-    if (targets[t].empty()) empty_targets.push_back(t);
   std::vector<Results> spare;
   auto finish = [&](std::size_t k) {
-    for (std::size_t t : empty_targets) results[k][t] = score_pass_scalar(queries[k], targets[t], scheme, shape);
+    for (const std::int64_t t : sorted.empty) results[k][static_cast<std::size_t>(t)] = score_pass_scalar(queries[k], targets[t], scheme, shape);
     done(k, results[k]);
     spare.push_back(std::move(results[k]));
   };
   const Request r{shape, device, chunk_residues, progress, &busy};
-  score_all(queries, targets, scheme, r, sixteen, sixteen ? &chunks->sixteen : &chunks->thirty_two, results,
+  score_all(queries, targets, sorted, scheme, r, sixteen, sixteen ? &chunks->sixteen : &chunks->thirty_two, results,
             overflowed, spare, [&](std::size_t k) {
               if (overflowed[k].empty()) finish(k);
             });
@@ -410,7 +437,7 @@ void batch_score_cuda(std::span<const Residues> queries, const std::vector<Resid
     for (std::int64_t t : overflowed[k]) again.push_back(targets[static_cast<std::size_t>(t)]);
     std::vector<Results> redone(1), no_spare;
     std::vector<std::vector<std::int64_t>> none(1);
-    score_all(queries.subspan(k, 1), again, scheme, {shape, device, chunk_residues, nullptr, &busy}, false, nullptr, redone,
+    score_all(queries.subspan(k, 1), again, batch::by_length(again), scheme, {shape, device, chunk_residues, nullptr, &busy}, false, nullptr, redone,
               none, no_spare, [](std::size_t) {});
     for (std::size_t x = 0; x < overflowed[k].size(); ++x)
       results[k][static_cast<std::size_t>(overflowed[k][x])] = redone[0][x];
