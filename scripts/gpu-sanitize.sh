@@ -4,7 +4,9 @@
 # (--tune kernel=NAME), the 16-bit ones also on pairs scoring far past
 # 32,767 (the plain ones' passes then run again in the rebased one), its
 # 32-bit kernel in global mode with strips handing over in shared memory
-# and through a ring of two slots, and its chunked traceback;
+# and through a ring of two slots, and its chunked traceback; its database
+# search (the 16-bit kernel at 12 and 16 rows a lane, streamed, the 32-bit
+# one) and batch alignment;
 # gpu-syntenic's score kernel at both widths, through a ring of
 # two slots and with the target in pieces, and its chunked traceback;
 # gpu-align3's chunked pass over the cube and its three-phase traceback
@@ -110,6 +112,9 @@ for tool in memcheck racecheck synccheck initcheck; do
   san "$tool" $sw "$work/a.fa" "$work/b.fa"
   san "$tool" $sw --score-only --top 5 "$work/q1100.fa" "$work/db.fa"
   san "$tool" $sw --score-only --top 5 --tune db_chunk=20000 "$work/q1100.fa" "$work/db.fa"
+  for rows in 12 16; do  # the 16-bit database-search kernel at each of its rows a lane
+    san "$tool" $sw --score-only --top 5 --tune db_rows=$rows "$work/q1100.fa" "$work/db.fa"
+  done
   san "$tool" $sw --score-only "$work/q1100.fa" "$work/db.fa"
   san "$tool" $sw --score-only --mode semiglobal "$work/q1100.fa" "$work/db.fa"
   # Every pair aligned: the batch alignment kernel.

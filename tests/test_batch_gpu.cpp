@@ -1,6 +1,6 @@
 // The database-search kernels (batch_gpu.hpp) equal the scalar oracle: the
 // score of every pair, and the end cell (ties included) where asked; in
-// every mode, across the group sizes and passes the query's length
+// every mode, across the group sizes, rows a lane and passes the query's length
 // chooses, with targets of many lengths (0 included), 16-bit scores that
 // overflow, and a database streamed in chunks. Tagged [gpu].
 #include <catch2/catch.hpp>
@@ -42,8 +42,8 @@ Database random_database(std::mt19937& rng, const std::vector<std::uint8_t>& que
 // the database out, or streams it) and a second (which finds it on the
 // device, when it fits).
 void require_oracle(const std::vector<Residues>& qs, const Database& d, const ScoringScheme& s, Mode mode, bool ends,
-                    std::int64_t chunk_residues = 0) {
-  BatchDatabase db(d.spans, s, 0, chunk_residues);
+                    SearchTuning tuning = {}) {
+  BatchDatabase db(d.spans, s, 0, tuning);
   for (Residues q : qs) REQUIRE(db.can_score(q));
   const Shape shape = shape_of(mode, s);
   for (int call = 0; call < 2; ++call) {
@@ -54,8 +54,8 @@ void require_oracle(const std::vector<Residues>& qs, const Database& d, const Sc
       REQUIRE(got.size() == d.spans.size());
       for (std::size_t t = 0; t < d.spans.size(); ++t) {
         const PassResult want = score_pass_scalar(qs[k], d.spans[t], s, shape);
-        INFO("call " << call << ", target " << t << " of " << d.spans[t].size() << " letters, query " << k << " of "
-                     << qs[k].size() << ", mode " << to_string(mode) << (ends ? ", with ends" : ""));
+        INFO("call " << call << ", rows a lane " << tuning.rows16 << ", target " << t << " of " << d.spans[t].size()
+                     << " letters, query " << k << " of " << qs[k].size() << ", mode " << to_string(mode) << (ends ? ", with ends" : ""));
         REQUIRE(got[t].score == want.score);
         if (ends) {
           REQUIRE(got[t].end_i == want.end_i);
@@ -67,8 +67,8 @@ void require_oracle(const std::vector<Residues>& qs, const Database& d, const Sc
   }
 }
 void require_oracle(Residues q, const Database& d, const ScoringScheme& s, Mode mode, bool ends,
-                    std::int64_t chunk_residues = 0) {
-  require_oracle(std::vector<Residues>{q}, d, s, mode, ends, chunk_residues);
+                    SearchTuning tuning = {}) {
+  require_oracle(std::vector<Residues>{q}, d, s, mode, ends, tuning);
 }
 
 }  // namespace
@@ -77,15 +77,17 @@ TEST_CASE("GPU database search equals the oracle on many shapes", "[gpu][pairwis
   if (test::skip_without_gpu()) return;
   std::mt19937 rng(11);
   const ScoringScheme blosum = test::protein_scheme(), dna = test::dna_scheme();
-  // Query lengths around a lane's rows (8, 16), the group sizes (4..32
+  // Query lengths around a lane's rows (8, 12, 16), the group sizes (4..32
   // lanes) and several passes.
-  for (std::size_t m : {1, 7, 8, 17, 31, 64, 65, 127, 129, 200, 300, 513, 1100}) {
+  for (std::size_t m : {1, 7, 8, 17, 31, 48, 49, 64, 65, 127, 129, 144, 200, 300, 513, 1100}) {
     for (const ScoringScheme* s : {&blosum, &dna}) {
       const int alphabet = s == &dna ? 4 : 20;
       const auto q = test::random_ranks(rng, m, alphabet);
       const Database d = random_database(rng, q, alphabet, 150, 700);
       for (Mode mode : {Mode::local, Mode::global, Mode::semiglobal}) require_oracle(q, d, *s, mode, true);
-      require_oracle(q, d, *s, Mode::local, false);  // the 16-bit kernel
+      // The 16-bit kernel, as chosen and at each of its rows a lane.
+      require_oracle(q, d, *s, Mode::local, false);
+      for (const int rows : batch_rows16()) require_oracle(q, d, *s, Mode::local, false, {.rows16 = rows});
     }
   }
 }
@@ -141,8 +143,8 @@ TEST_CASE("GPU database search streamed in chunks equals one that fits", "[gpu][
   const Database d = random_database(rng, q, 20, 400, 600);
   const std::vector<Residues> qs{q, q2, q3};
   for (std::int64_t chunk : {0, 1, 997, 20000}) {  // 0: one chunk, from the free memory
-    require_oracle(qs, d, s, Mode::local, false, chunk);
-    require_oracle(qs, d, s, Mode::semiglobal, true, chunk);
+    require_oracle(qs, d, s, Mode::local, false, {.chunk_residues = chunk});
+    require_oracle(qs, d, s, Mode::semiglobal, true, {.chunk_residues = chunk});
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include "core/build.hpp"
 #include "core/error.hpp"
+#include "pairwise/batch_gpu.hpp"
 #include "pairwise/cuda/gpu_pass.hpp"
 #include "pairwise/strip_plan.hpp"
 #include "random_inputs.hpp"
@@ -192,4 +193,11 @@ TEST_CASE("the GPU tuning keys of --tune set the tuning and refuse what they do 
   REQUIRE(t.lane_columns == 16);
   apply_tune(t, gpu_tune_keys, {"bits=16"});
   REQUIRE(t.bits == 0);
+  REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"db_rows=7"}), InputError);
+  apply_tune(t, gpu_tune_keys, {"db_rows=0"});
+  REQUIRE(t.db_rows16 == 0);
+  for (const int rows : batch_rows16()) {
+    apply_tune(t, gpu_tune_keys, {"db_rows=" + std::to_string(rows)});
+    REQUIRE(t.db_rows16 == rows);
+  }
 }

@@ -324,7 +324,7 @@ void align_each_query(const std::vector<Residues>& queries, const std::vector<Re
   // With the GPU the score passes of the whole search go to the batch
   // kernels (a database laid out once), scores alone where pairs are ranked.
   std::optional<BatchDatabase> db;
-  if (o.backend == Backend::gpu) db.emplace(targets, scheme, o.device, o.tuning.db_chunk_residues);
+  if (o.backend == Backend::gpu) db.emplace(targets, scheme, o.device, SearchTuning{o.tuning.db_chunk_residues, o.tuning.db_rows16});
   // When only some pairs are kept, every pair's score comes first, and only
   // the kept pairs are then aligned (or get their end cells, score-only).
   const bool rank_first = keep < group_pairs || filter;

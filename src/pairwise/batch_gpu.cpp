@@ -10,8 +10,8 @@
 namespace gdp::pairwise {
 
 BatchDatabase::BatchDatabase(const std::vector<Residues>& targets, const ScoringScheme& scheme, int device,
-                             std::int64_t chunk_residues)
-    : targets_(&targets), scheme_(&scheme), device_(device), chunk_residues_(chunk_residues) {
+                             SearchTuning tuning)
+    : targets_(&targets), scheme_(&scheme), device_(device), tuning_(tuning) {
   if constexpr (have_cuda) staged_ = std::async(std::launch::async, batch_stage_cuda, device);
   sorted_ = batch::by_length(targets);
   covered_ = sorted_.index.size() + sorted_.empty.size();
@@ -34,7 +34,7 @@ void BatchDatabase::score(std::span<const Residues> queries, const Shape& shape,
   if constexpr (have_cuda) {
     if (staged_.valid()) staged_.get();
     BatchScoreTimes t;
-    batch_score_cuda(queries, *targets_, sorted_, *scheme_, shape, ends, device_, chunk_residues_, progress, chunks_,
+    batch_score_cuda(queries, *targets_, sorted_, *scheme_, shape, ends, device_, tuning_, progress, chunks_,
                      done, t);
     spdlog::debug("GPU database search: {} queries against {} targets; milliseconds: first kernel at {:.1f}, kernels "
                   "running {:.1f}, in all {:.1f}",
@@ -45,6 +45,13 @@ void BatchDatabase::score(std::span<const Residues> queries, const Shape& shape,
   } else {
     throw RunError(no_cuda_message);
   }
+}
+
+std::span<const int> batch_rows16() {
+  if constexpr (have_cuda)
+    return batch_rows16_cuda();
+  else
+    return {};
 }
 
 bool batch_can_align(const ScoringScheme& scheme) {

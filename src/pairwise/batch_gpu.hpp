@@ -16,6 +16,17 @@
 
 namespace gdp::pairwise {
 
+// What tests and benchmarks may force in a database search (gpu-sw's
+// --tune db_chunk and db_rows); the defaults choose.
+struct SearchTuning {
+  // > 0: at most this many target residues a device chunk, so that a
+  // database that would fit is streamed; 0: from the free device memory.
+  std::int64_t chunk_residues = 0;
+  // One of batch_rows16(): the 16-bit kernel's query rows a lane; 0: by
+  // the query's length.
+  int rows16 = 0;
+};
+
 // A query's score passes against every target: results[target].
 using BatchDone = std::function<void(std::size_t query, const std::vector<PassResult>& results)>;
 
@@ -24,12 +35,11 @@ using BatchDone = std::function<void(std::size_t query, const std::vector<PassRe
 // chunks, each chunk once for all the queries of a call.
 class BatchDatabase {
  public:
-  // chunk_residues: the most residues a device chunk holds; 0 chooses from
-  // the free device memory. `targets` and `scheme` must outlive it. Sorts
-  // the targets by length, while another thread makes ready what the first
-  // upload and kernel need (batch_stage_cuda).
+  // `targets` and `scheme` must outlive it. Sorts the targets by length,
+  // while another thread makes ready what the first upload and kernel need
+  // (batch_stage_cuda).
   BatchDatabase(const std::vector<Residues>& targets, const ScoringScheme& scheme, int device,
-                std::int64_t chunk_residues = 0);
+                SearchTuning tuning = {});
   ~BatchDatabase();
   BatchDatabase(const BatchDatabase&) = delete;
   BatchDatabase& operator=(const BatchDatabase&) = delete;
@@ -65,7 +75,7 @@ class BatchDatabase {
   std::future<void> staged_;  // batch_stage_cuda's
   const ScoringScheme* scheme_;
   int device_;
-  std::int64_t chunk_residues_;
+  SearchTuning tuning_;
   Chunks* chunks_ = nullptr;  // owned; batch_release_cuda frees it
 };
 
@@ -95,15 +105,20 @@ struct BatchScoreTimes {
   double first_kernel = 0, kernels = 0, total = 0;  // seconds
 };
 
+// The 16-bit kernel's choices of query rows a lane (SearchTuning::rows16):
+// empty without CUDA. The [gpu] tests run each against the oracle.
+std::span<const int> batch_rows16();
+
 // batch_score.cu's and batch_align.cu's side (CUDA builds only).
 bool batch_can_score_cuda(std::int64_t query_length, const ScoringScheme& scheme);
+std::span<const int> batch_rows16_cuda();
 // Makes ready, from any thread, what a search's first upload and kernel
 // wait for: the page-locked buffer the letters go up through, and the
 // 16-bit kernel loaded (CUDA loads a kernel at its first use).
 void batch_stage_cuda(int device);
 void batch_score_cuda(std::span<const Residues> queries, const std::vector<Residues>& targets,
                       const batch::ByLength& sorted, const ScoringScheme& scheme, const Shape& shape, bool ends,
-                      int device, std::int64_t chunk_residues, Progress* progress, BatchDatabase::Chunks*& chunks,
+                      int device, const SearchTuning& tuning, Progress* progress, BatchDatabase::Chunks*& chunks,
                       const BatchDone& done, BatchScoreTimes& times);
 void batch_release_cuda(BatchDatabase::Chunks* chunks);
 bool batch_can_align_cuda(const ScoringScheme& scheme);

@@ -1,6 +1,10 @@
 #include "pairwise/gpu_tuning.hpp"
 
+#include <algorithm>
+#include <string>
+
 #include "core/build.hpp"
+#include "pairwise/batch_gpu.hpp"
 
 namespace gdp::pairwise {
 
@@ -37,7 +41,7 @@ GpuTuning tuning_for(const KernelVariant& v, GpuTuning base) {
   return base;
 }
 
-const std::array<TuneKey<GpuTuning>, 9> gpu_tune_keys{{
+const std::array<TuneKey<GpuTuning>, 10> gpu_tune_keys{{
     {"kernel", "a score kernel by name (sw_striped_s32_c8, sw_striped_s16_diag_c64, ...)",
      [](GpuTuning& t, std::string_view v) {
        for (const KernelVariant& k : kVariants)
@@ -73,6 +77,17 @@ const std::array<TuneKey<GpuTuning>, 9> gpu_tune_keys{{
      [](GpuTuning& t, std::string_view v) { t.piece_columns = tune_int("piece_columns", v, 0, 1LL << 40); }},
     {"db_chunk", "target residues a database-search chunk on the device",
      [](GpuTuning& t, std::string_view v) { t.db_chunk_residues = tune_int("db_chunk", v, 0, 1LL << 40); }},
+    {"db_rows", "query rows a lane of the database search's 16-bit kernel",
+     [](GpuTuning& t, std::string_view v) {
+       const auto choices = batch_rows16();
+       const int rows = static_cast<int>(tune_int("db_rows", v, 0, 64));
+       if (rows != 0 && std::find(choices.begin(), choices.end(), rows) == choices.end()) {
+         std::string list;
+         for (const int c : choices) list += std::to_string(c) + ", ";
+         throw InputError("--tune db_rows takes " + list + "or 0 (by the query's length)");
+       }
+       t.db_rows16 = rows;
+     }},
 }};
 
 }  // namespace gdp::pairwise

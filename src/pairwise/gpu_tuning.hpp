@@ -50,6 +50,9 @@ struct GpuTuning {
   // > 0: the database search holds at most this many target residues a
   // chunk on the device, so that a database that would fit is streamed.
   long long db_chunk_residues = 0;
+  // > 0: the database search's 16-bit kernel holds this many query rows a
+  // lane (one of batch_rows16()); 0: chosen by the query's length.
+  int db_rows16 = 0;
 };
 
 // The score kernels, each by a systematic name: sw_striped_s32_c8 (the
@@ -67,6 +70,6 @@ std::span<const KernelVariant> kernel_variants();
 GpuTuning tuning_for(const KernelVariant& v, GpuTuning base = {});
 
 // The keys of gpu-sw's --tune.
-extern const std::array<TuneKey<GpuTuning>, 9> gpu_tune_keys;
+extern const std::array<TuneKey<GpuTuning>, 10> gpu_tune_keys;
 
 }  // namespace gdp::pairwise

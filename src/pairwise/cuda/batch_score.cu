@@ -39,8 +39,8 @@ using batch::DeviceChunk;
 using batch::Layout;
 using inter::Params;
 
-constexpr int kRows16 = 16;  // R of score16
-constexpr int kRows32 = 8;   // R of score32
+constexpr std::array<int, 2> kRows16{12, 16};  // score16's R
+constexpr int kRows32 = 8;                      // score32's R
 constexpr std::size_t kMaxProfileBytes = 160 * 1024;
 
 // The kernels' streams, taken in turn: each kernel on the next one, so that
@@ -143,36 +143,52 @@ long long resident_warps(const void* kernel, std::size_t shared, int device) {
   return known.back().warps;
 }
 
+using Kernel16 = void (*)(Params);
+Kernel16 score16_kernel(int rows) { return rows == 12 ? inter::score16<12> : inter::score16<16>; }
+
 // What handing a pass's bottom row to the next pass costs a warp step, a
 // group of the warp (its first lane reads the row, its last one writes it,
 // each from a pair of its own), in steps: fitted to the search workload's
 // kernel times at each G (bench/RESULTS.md).
 constexpr double kPassEdgeCost = 0.03;
+// What a lane's step costs besides its rows (the column's letters and
+// profile words, the hand-over, the loop), in rows: fitted to the search
+// workload's kernel times at 12 and 16 rows a lane (bench/RESULTS.md).
+constexpr double kStepOverheadRows = 7;
 
-// The group size G for a query of m rows against the chunk's pairs (longest
-// first, so that the last bundles to finish are short), R rows a lane: the
-// least time in warp steps, all bundles' steps spread over as many warps as
-// run at once, no more than there are bundles. Padding rows, the G - 1
-// steps a pass waits to fill and drain, the pass edges' traffic, and too
-// few bundles to fill the device (a small G on a database of few targets)
-// all count.
-int choose_group(std::int64_t m, const Layout& l, int rows_a_lane, const void* kernel, int dim, int device) {
-  int best = 32;
+// The kernel's shape: G lanes a pair, R rows a lane.
+struct GroupShape {
+  int group, rows;
+};
+
+// The shape for a query of m rows against the chunk's pairs (longest
+// first, so that the last bundles to finish are short), R among
+// `rows_choices`: the least time, in warp steps of 16 rows at the device's
+// full rate. Padding rows, the G - 1 steps a pass waits to fill and drain,
+// the pass edges' traffic, a step's cost besides its rows, and too few
+// bundles to fill the device (a small G on a database of few targets; the
+// rate falls with the share of resident warps that have a bundle) all
+// count. A kernel that holds more warps at once has no higher full rate.
+GroupShape choose_shape(std::int64_t m, const Layout& l, std::span<const int> rows_choices,
+                        const std::function<const void*(int rows)>& kernel, int dim, int device) {
+  GroupShape best{32, rows_choices.back()};
   double best_time = 0;
-  for (int g : {4, 8, 16, 32}) {
-    const std::int64_t tall = static_cast<std::int64_t>(g) * rows_a_lane;
-    const std::int64_t passes = (m + tall - 1) / tall;
-    const std::size_t shared = static_cast<std::size_t>(passes * tall) * static_cast<std::size_t>(dim + 1);
-    const long long resident = resident_warps(kernel, shared, device);
-    if (resident == 0) continue;
-    const int groups = inter::kWarp / g;
-    const double step = passes > 1 ? 1 + kPassEdgeCost * groups : 1;
-    double total = 0, bundles = 0;
-    for (std::size_t k = 0; k < l.length.size(); k += static_cast<std::size_t>(groups), ++bundles)
-      total += static_cast<double>(passes) * (l.length[k] + g - 1) * step;  // a bundle's first pair is its longest
-    const double time = total / std::max(1.0, std::min(static_cast<double>(resident), bundles));
-    if (best_time == 0 || time < best_time) best = g, best_time = time;
-  }
+  for (const int rows : rows_choices)
+    for (const int g : {4, 8, 16, 32}) {
+      const std::int64_t tall = static_cast<std::int64_t>(g) * rows;
+      const std::int64_t passes = (m + tall - 1) / tall;
+      const std::size_t shared = static_cast<std::size_t>(passes * tall) * static_cast<std::size_t>(dim + 1);
+      const long long resident = resident_warps(kernel(rows), shared, device);
+      if (resident == 0) continue;
+      const int groups = inter::kWarp / g;
+      const double step = (passes > 1 ? 1 + kPassEdgeCost * groups : 1) * (rows + kStepOverheadRows) /
+                          (16 + kStepOverheadRows);
+      double total = 0, bundles = 0;
+      for (std::size_t k = 0; k < l.length.size(); k += static_cast<std::size_t>(groups), ++bundles)
+        total += static_cast<double>(passes) * (l.length[k] + g - 1) * step;  // a bundle's first pair is its longest
+      const double time = total * std::max(1.0, static_cast<double>(resident) / std::max(1.0, bundles));
+      if (best_time == 0 || time < best_time) best = {g, rows}, best_time = time;
+    }
   return best;
 }
 
@@ -207,21 +223,25 @@ void launch(void (*kernel)(Params, Extra...), const Params& p, std::size_t share
 // launched once its letters are sent (the host writes the next piece's
 // while the last one's kernel runs). Each kernel goes on the next stream,
 // its results' copy to the slot's pinned memory after it.
-void enqueue(Residues q, const DeviceChunk& c, const ScoringScheme& scheme, const Shape& shape, int device, Slot& f,
-             ChunkUpload* upload) {
+void enqueue(Residues q, const DeviceChunk& c, const ScoringScheme& scheme, const Shape& shape, int device,
+             int forced_rows16, Slot& f, ChunkUpload* upload) {
   const Layout& l = c.layout;
   const std::int64_t m = static_cast<std::int64_t>(q.size());
-  const int rows = c.pairs16 ? kRows16 : kRows32;
-  const void* kernel = c.pairs16      ? reinterpret_cast<const void*>(inter::score16<kRows16>)
-                       : shape.local ? reinterpret_cast<const void*>(inter::score32<kRows32, true>)
-                                     : reinterpret_cast<const void*>(inter::score32<kRows32, false>);
-  const int group = choose_group(m, l, rows, kernel, scheme.dim, device);
+  const auto kernel = [&](int rows) {
+    return c.pairs16     ? reinterpret_cast<const void*>(score16_kernel(rows))
+           : shape.local ? reinterpret_cast<const void*>(inter::score32<kRows32, true>)
+                         : reinterpret_cast<const void*>(inter::score32<kRows32, false>);
+  };
+  const std::span<const int> rows_choices = !c.pairs16       ? std::span<const int>(&kRows32, 1)
+                                            : forced_rows16 > 0 ? std::span<const int>(&forced_rows16, 1)
+                                                                : std::span<const int>(kRows16);
+  const auto [group, rows] = choose_shape(m, l, rows_choices, kernel, scheme.dim, device);
   const int tall = group * rows;
   const int passes = static_cast<int>((m + tall - 1) / tall);
   const int rows_padded = passes * tall;
   const auto prof = make_profile(q, scheme, rows_padded);
   const std::size_t shared = prof.size();
-  const long long resident = resident_warps(kernel, shared, device);
+  const long long resident = resident_warps(kernel(rows), shared, device);
   if (resident == 0) throw RunError("the database-search kernel does not fit on this device (shared memory)");
   // From pageable memory, at once: the slot's last query is done with it.
   GDP_CUDA_CHECK(cudaMemcpy(f.profile.reserve(prof.size()), prof.data(), prof.size(), cudaMemcpyHostToDevice));
@@ -256,7 +276,7 @@ void enqueue(Residues q, const DeviceChunk& c, const ScoringScheme& scheme, cons
     run.stream = stream, run.k0 = k0, run.k1 = k1;
     if (c.pairs16) {
       piece.score = score + 2 * k0;
-      launch(inter::score16<kRows16>, piece, shared, resident, stream, run.timer);
+      launch(score16_kernel(rows), piece, shared, resident, stream, run.timer);
     } else {
       piece.end = end + k0;
       if (shape.local)
@@ -299,7 +319,7 @@ void collect(const DeviceChunk& c, const ScoringScheme& scheme, Slot& f, BusyTim
 struct Request {
   Shape shape;
   int device;
-  std::int64_t chunk_residues;
+  SearchTuning tuning;
   Progress* progress;
   BusyTime* busy;
 };
@@ -323,7 +343,7 @@ void score_all(std::span<const Residues> queries, const std::vector<Residues>& t
   auto run_queries = [&](const DeviceChunk& chunk, bool last_chunk, ChunkUpload* upload) {
     for (std::size_t k = 0; k <= queries.size(); ++k) {
       if (k < queries.size()) {
-        enqueue(queries[k], chunk, scheme, r.shape, r.device, slot(k), k == 0 ? upload : nullptr);
+        enqueue(queries[k], chunk, scheme, r.shape, r.device, r.tuning.rows16, slot(k), k == 0 ? upload : nullptr);
         if (k == 0 && upload) upload->finish();
       }
       if (k == 0) continue;
@@ -337,7 +357,7 @@ void score_all(std::span<const Residues> queries, const std::vector<Residues>& t
     }
   };
   if (cached && cached->loaded) return run_queries(*cached, true, nullptr);
-  std::int64_t budget = r.chunk_residues;
+  std::int64_t budget = r.tuning.chunk_residues;
   if (budget <= 0) {
     std::size_t free_bytes = 0, total_bytes = 0;
     GDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -393,19 +413,21 @@ void batch_release_cuda(BatchDatabase::Chunks* chunks) { delete chunks; }
 
 bool batch_can_score_cuda(std::int64_t m, const ScoringScheme& scheme) {
   if (scheme.max_abs_score() > 127) return false;
-  const std::int64_t tall = 32 * std::max(kRows16, kRows32);
+  const std::int64_t tall = 32 * std::max(kRows16.back(), kRows32);
   const std::int64_t rows_padded = (m + tall - 1) / tall * tall;
   return m > 0 && static_cast<std::size_t>(rows_padded) * static_cast<std::size_t>(scheme.dim + 1) <= kMaxProfileBytes;
 }
 
 void batch_stage_cuda(int device) {
   batch::reserve_upload_buffer(device);
-  resident_warps(reinterpret_cast<const void*>(inter::score16<kRows16>), 0, device);
+  for (const int rows : kRows16) resident_warps(reinterpret_cast<const void*>(score16_kernel(rows)), 0, device);
 }
+
+std::span<const int> batch_rows16_cuda() { return kRows16; }
 
 void batch_score_cuda(std::span<const Residues> queries, const std::vector<Residues>& targets,
                       const batch::ByLength& sorted, const ScoringScheme& scheme, const Shape& shape, bool ends, int device,
-                      std::int64_t chunk_residues, Progress* progress, BatchDatabase::Chunks*& chunks,
+                      const SearchTuning& tuning, Progress* progress, BatchDatabase::Chunks*& chunks,
                       const BatchDone& done, BatchScoreTimes& times) {
   const Timer timer;
   for (const Residues& q : queries)
@@ -425,7 +447,7 @@ void batch_score_cuda(std::span<const Residues> queries, const std::vector<Resid
     done(k, results[k]);
     spare.push_back(std::move(results[k]));
   };
-  const Request r{shape, device, chunk_residues, progress, &busy};
+  const Request r{shape, device, tuning, progress, &busy};
   score_all(queries, targets, sorted, scheme, r, sixteen, sixteen ? &chunks->sixteen : &chunks->thirty_two, results,
             overflowed, spare, [&](std::size_t k) {
               if (overflowed[k].empty()) finish(k);
@@ -437,7 +459,7 @@ void batch_score_cuda(std::span<const Residues> queries, const std::vector<Resid
     for (std::int64_t t : overflowed[k]) again.push_back(targets[static_cast<std::size_t>(t)]);
     std::vector<Results> redone(1), no_spare;
     std::vector<std::vector<std::int64_t>> none(1);
-    score_all(queries.subspan(k, 1), again, batch::by_length(again), scheme, {shape, device, chunk_residues, nullptr, &busy}, false, nullptr, redone,
+    score_all(queries.subspan(k, 1), again, batch::by_length(again), scheme, {shape, device, tuning, nullptr, &busy}, false, nullptr, redone,
               none, no_spare, [](std::size_t) {});
     for (std::size_t x = 0; x < overflowed[k].size(); ++x)
       results[k][static_cast<std::size_t>(overflowed[k][x])] = redone[0][x];

@@ -3,7 +3,8 @@
 // against a database of targets (inter-sequence parallelism).
 //
 // A group of G lanes (4, 8, 16 or 32) computes one pair, or two in 16 bits.
-// Lane k holds R consecutive query rows in registers and sweeps the target's
+// Lane k holds R consecutive query rows (a multiple of 4: score16 has 12 and
+// 16, which pad fewer rows for some queries) in registers and sweeps the target's
 // columns, lane k one column behind lane k - 1, which hands it the H and F
 // of its last row by a shuffle. A query taller than G * R rows goes in
 // passes: the last lane keeps its row's H and F per column in `bottom`, the
@@ -60,11 +61,12 @@ struct Params {
   int4* end;         // score32: (score, end_i, end_j) a pair
 };
 
-// The profile's rows [row, row + R) for `letter`, R/4 words.
+// The profile's rows [row, row + R) for `letter`, R/4 words, in the widest
+// loads that `row` (a multiple of R) and the row stride (of 16) align.
 template <int R>
 __device__ __forceinline__ void load_profile(const std::int8_t* prof, int rows_padded, int letter, int row,
                                              unsigned (&w)[R / 4]) {
-  static_assert(R % 8 == 0, "rows a lane: a multiple of 8");
+  static_assert(R % 4 == 0, "rows a lane: a multiple of 4");
   if constexpr (R % 16 == 0) {
     const uint4* src = reinterpret_cast<const uint4*>(prof + letter * rows_padded + row);
 #pragma unroll
@@ -72,13 +74,17 @@ __device__ __forceinline__ void load_profile(const std::int8_t* prof, int rows_p
       const uint4 v = src[k];
       w[4 * k] = v.x, w[4 * k + 1] = v.y, w[4 * k + 2] = v.z, w[4 * k + 3] = v.w;
     }
-  } else {
+  } else if constexpr (R % 8 == 0) {
     const uint2* src = reinterpret_cast<const uint2*>(prof + letter * rows_padded + row);
 #pragma unroll
     for (int k = 0; k < R / 8; ++k) {
       const uint2 v = src[k];
       w[2 * k] = v.x, w[2 * k + 1] = v.y;
     }
+  } else {
+    const unsigned* src = reinterpret_cast<const unsigned*>(prof + letter * rows_padded + row);
+#pragma unroll
+    for (int k = 0; k < R / 4; ++k) w[k] = src[k];
   }
 }
 
@@ -132,10 +138,10 @@ __device__ __forceinline__ void load_profile_to_shared(const Params& p, std::int
   __syncthreads();
 }
 
-// Three blocks an SM rather than four: the registers the rows' diagonal
-// parts need.
+// Three blocks an SM rather than four at 16 rows a lane: the registers the
+// rows' diagonal parts need.
 template <int R>
-__global__ void __launch_bounds__(kBlockThreads, 3) score16(Params p) {
+__global__ void __launch_bounds__(kBlockThreads, R <= 12 ? 4 : 3) score16(Params p) {
   extern __shared__ uint4 shared_words[];
   std::int8_t* prof = reinterpret_cast<std::int8_t*>(shared_words);
   load_profile_to_shared(p, prof);
