@@ -43,7 +43,7 @@ TEST_CASE("tiled OpenMP pass equals the scalar oracle, ties and last row include
                          << to_string(mode));
             std::vector<int> h1(t.size() + 1), f1(t.size() + 1), h2(t.size() + 1), f2(t.size() + 1);
             const PassResult a = score_pass_scalar(q, t, s, shape, LastRow{h1.data(), f1.data()});
-            const PassResult b = score_pass_tiled(q, t, s, shape, threads, LastRow{h2.data(), f2.data()}, nullptr, tile);
+            const PassResult b = score_pass_tiled(q, t, s, shape, threads, LastRow{h2.data(), f2.data()}, nullptr, {.tile_side = tile});
             REQUIRE(a.score == b.score);
             REQUIRE(a.end_i == b.end_i);
             REQUIRE(a.end_j == b.end_j);
@@ -51,6 +51,59 @@ TEST_CASE("tiled OpenMP pass equals the scalar oracle, ties and last row include
             REQUIRE(f1 == f2);
           }
         }
+}
+
+TEST_CASE("pruned local passes on tiles keep the oracle's score and end cell", "[pairwise][backends]") {
+  // Similar pairs (high scores: many tiles pruned), random ones (few), and
+  // two-letter ones (many ties), on tiles of many sizes and 1 to 3 threads.
+  std::mt19937 rng(314);
+  const ScoringScheme dna = test::dna_scheme(), blosum = test::protein_scheme();
+  std::int64_t pruned_in_all = 0;
+  for (int round = 0; round < 60; ++round) {
+    const bool protein = round % 3 == 0;
+    const ScoringScheme& s = protein ? blosum : dna;
+    const int alphabet = protein ? 20 : (round % 3 == 1 ? 2 : 4);
+    const std::size_t m = 50 + rng() % 900;
+    const auto q = test::random_ranks(rng, m, alphabet);
+    auto t = round % 2 ? test::mutate(rng, q, alphabet) : test::random_ranks(rng, 50 + rng() % 900, alphabet);
+    if (round % 4 == 1) t.insert(t.begin(), q.begin(), q.begin() + static_cast<std::ptrdiff_t>(m / 2));  // shifted
+    const std::int64_t tile = std::int64_t{1} << (2 + round % 5);
+    const int threads = 1 + round % 3;
+    const Shape local = shape_of(Mode::local, s);
+    const PassResult want = score_pass_scalar(q, t, s, local);
+    std::int64_t pruned = -1, none = -1;
+    const PassResult got = score_pass_tiled(q, t, s, local, threads, {}, nullptr, {tile, true, &pruned});
+    const PassResult unpruned = score_pass_tiled(q, t, s, local, threads, {}, nullptr, {tile, false, &none});
+    INFO("round " << round << ": " << q.size() << " x " << t.size() << ", tile " << tile << ", threads " << threads
+                  << ", cells pruned " << pruned);
+    REQUIRE(got.score == want.score);
+    REQUIRE(got.end_i == want.end_i);
+    REQUIRE(got.end_j == want.end_j);
+    REQUIRE(unpruned.score == want.score);
+    REQUIRE(unpruned.end_i == want.end_i);
+    REQUIRE(unpruned.end_j == want.end_j);
+    REQUIRE(none == 0);
+    REQUIRE(pruned >= 0);
+    REQUIRE(pruned < static_cast<std::int64_t>(q.size() * t.size()));
+    pruned_in_all += pruned;
+  }
+  REQUIRE(pruned_in_all > 0);
+}
+
+TEST_CASE("a pruned pass skips over 30% of a long similar pair's cells", "[pairwise][backends]") {
+  std::mt19937 rng(27);
+  const ScoringScheme dna = test::dna_scheme();
+  const auto q = test::random_ranks(rng, 3000, 4);
+  const auto t = test::mutate(rng, q, 4);
+  const Shape local = shape_of(Mode::local, dna);
+  std::int64_t pruned = 0;
+  const PassResult got = score_pass_tiled(q, t, dna, local, 2, {}, nullptr, {.tile_side = 64, .pruned_cells = &pruned});
+  const PassResult want = score_pass_scalar(q, t, dna, local);
+  REQUIRE(got.score == want.score);
+  REQUIRE(got.end_i == want.end_i);
+  REQUIRE(got.end_j == want.end_j);
+  INFO("cells pruned: " << pruned << " of " << q.size() * t.size());
+  REQUIRE(static_cast<double>(pruned) > 0.3 * static_cast<double>(q.size() * t.size()));
 }
 
 TEST_CASE("linear-space alignment scores what the full matrix scores", "[pairwise][backends]") {
@@ -167,7 +220,7 @@ TEST_CASE("one long pair: the OpenMP path equals the oracle", "[pairwise][backen
   const auto t = test::mutate(rng, q, 4, 0.1);
   for (Mode mode : all_modes) {
     const Alignment a = align(q, t, s, Options{.mode = mode, .score_only = false, .backend = Backend::cpu_scalar, .threads = 1});
-    const PassResult tiled = score_pass_tiled(q, t, s, shape_of(mode, s), 2, {}, nullptr, 256);
+    const PassResult tiled = score_pass_tiled(q, t, s, shape_of(mode, s), 2, {}, nullptr, {.tile_side = 256});
     REQUIRE(tiled.score == a.score);
     const Alignment b = align(q, t, s, Options{.mode = mode, .score_only = false, .backend = Backend::cpu_openmp, .threads = 2});
     REQUIRE(b.score == a.score);

@@ -200,4 +200,8 @@ TEST_CASE("the GPU tuning keys of --tune set the tuning and refuse what they do 
     apply_tune(t, gpu_tune_keys, {"db_rows=" + std::to_string(rows)});
     REQUIRE(t.db_rows16 == rows);
   }
+  REQUIRE(t.prune);
+  apply_tune(t, gpu_tune_keys, {"prune=0"});
+  REQUIRE(!t.prune);
+  REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"prune=2"}), InputError);
 }

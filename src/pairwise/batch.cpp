@@ -21,12 +21,13 @@
 namespace gdp::pairwise {
 namespace {
 
-// Pairs in parallel with one thread a pair where they fill at least half
-// the threads (the threads of one pair share its matrix's tiles, which
-// pays off only where the pair is large), else one after another.
+// Pairs in parallel with one thread a pair where there are two or more and
+// they fill at least half the threads (the threads of one pair share its
+// matrix's tiles, which pays off only where the pair is large), else one
+// after another, each on every thread.
 void align_on_cpu(std::vector<Hit*>& hits, const std::vector<Residues>& queries, const std::vector<Residues>& targets,
                   const ScoringScheme& scheme, Options o) {
-  const bool pairs_in_parallel = o.threads > 1 && 2 * hits.size() >= static_cast<std::size_t>(o.threads);
+  const bool pairs_in_parallel = o.threads > 1 && hits.size() > 1 && 2 * hits.size() >= static_cast<std::size_t>(o.threads);
   if (!pairs_in_parallel) {
     for (Hit* h : hits) h->alignment = align(queries[h->query], targets[h->target], scheme, o);
     return;

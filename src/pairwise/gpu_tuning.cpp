@@ -41,7 +41,7 @@ GpuTuning tuning_for(const KernelVariant& v, GpuTuning base) {
   return base;
 }
 
-const std::array<TuneKey<GpuTuning>, 10> gpu_tune_keys{{
+const std::array<TuneKey<GpuTuning>, 11> gpu_tune_keys{{
     {"kernel", "a score kernel by name (sw_striped_s32_c8, sw_striped_s16_diag_c64, ...)",
      [](GpuTuning& t, std::string_view v) {
        for (const KernelVariant& k : kVariants)
@@ -88,6 +88,8 @@ const std::array<TuneKey<GpuTuning>, 10> gpu_tune_keys{{
        }
        t.db_rows16 = rows;
      }},
+    {"prune", "0: no block pruning in local passes; 1: pruning (the default)",
+     [](GpuTuning& t, std::string_view v) { t.prune = tune_int("prune", v, 0, 1) == 1; }},
 }};
 
 }  // namespace gdp::pairwise

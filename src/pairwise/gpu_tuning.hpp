@@ -53,6 +53,9 @@ struct GpuTuning {
   // > 0: the database search's 16-bit kernel holds this many query rows a
   // lane (one of batch_rows16()); 0: chosen by the query's length.
   int db_rows16 = 0;
+  // false: local passes compute every cell, none skipped by block pruning
+  // (pruning.hpp; so far the CPU's tiled pass prunes).
+  bool prune = true;
 };
 
 // The score kernels, each by a systematic name: sw_striped_s32_c8 (the
@@ -70,6 +73,6 @@ std::span<const KernelVariant> kernel_variants();
 GpuTuning tuning_for(const KernelVariant& v, GpuTuning base = {});
 
 // The keys of gpu-sw's --tune.
-extern const std::array<TuneKey<GpuTuning>, 10> gpu_tune_keys;
+extern const std::array<TuneKey<GpuTuning>, 11> gpu_tune_keys;
 
 }  // namespace gdp::pairwise

@@ -25,11 +25,22 @@ inline GapCosts gap_costs(const ScoringScheme& s) { return {s.gap_open + s.gap_e
 PassResult score_pass_scalar(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape,
                              LastRow last_row = {}, Progress* progress = nullptr);
 
+// How score_pass_tiled cuts the matrix and prunes it. tile_side 0 chooses
+// the size from the matrix and leaves small matrices to the scalar pass;
+// tests force other sizes. Local passes for the best cell anywhere (and no
+// last row) skip the tiles that cannot beat the best score found
+// (pruning.hpp) unless `prune` is false; pruned_cells, where given, gets
+// the cells of the tiles skipped.
+struct TiledPass {
+  std::int64_t tile_side = 0;
+  bool prune = true;
+  std::int64_t* pruned_cells = nullptr;
+};
+
 // Blocked anti-diagonals of tiles, in parallel with OpenMP. Same result as
-// the oracle, ties included. tile_side 0 chooses the size from the matrix and
-// leaves small matrices to the scalar pass; tests force other sizes.
+// the oracle, ties included.
 PassResult score_pass_tiled(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int threads,
-                            LastRow last_row = {}, Progress* progress = nullptr, std::int64_t tile_side = 0);
+                            LastRow last_row = {}, Progress* progress = nullptr, TiledPass how = {});
 
 // A score pass's result as a score-only alignment in `mode`: the end, and
 // the begin where the mode fixes it (global; the empty local alignment).
