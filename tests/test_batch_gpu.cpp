@@ -5,6 +5,7 @@
 // overflow, and a database streamed in chunks. Tagged [gpu].
 #include <catch2/catch.hpp>
 #include <algorithm>
+#include <stdexcept>
 
 #include "gpu_test.hpp"
 #include "pairwise/batch_gpu.hpp"
@@ -90,6 +91,13 @@ TEST_CASE("GPU database search equals the oracle on many shapes", "[gpu][pairwis
       for (const int rows : batch_rows16()) require_oracle(q, d, *s, Mode::local, false, {.rows16 = rows});
     }
   }
+}
+
+TEST_CASE("a database search refuses rows a lane its 16-bit kernel has not", "[pairwise][batch]") {
+  const ScoringScheme s = test::protein_scheme();
+  const std::vector<std::uint8_t> t{1, 2, 3};
+  const std::vector<Residues> targets{t};
+  REQUIRE_THROWS_AS(BatchDatabase(targets, s, 0, {.rows16 = 7}), std::invalid_argument);
 }
 
 TEST_CASE("GPU database search keeps the oracle's ties", "[gpu][pairwise][batch]") {

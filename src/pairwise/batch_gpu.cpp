@@ -2,6 +2,10 @@
 // batch_score.cu where this build has CUDA.
 #include "pairwise/batch_gpu.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
 #include "core/build.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
@@ -12,6 +16,9 @@ namespace gdp::pairwise {
 BatchDatabase::BatchDatabase(const std::vector<Residues>& targets, const ScoringScheme& scheme, int device,
                              SearchTuning tuning)
     : targets_(&targets), scheme_(&scheme), device_(device), tuning_(tuning) {
+  const auto rows = batch_rows16();
+  if (tuning.rows16 != 0 && std::find(rows.begin(), rows.end(), tuning.rows16) == rows.end())
+    throw std::invalid_argument("BatchDatabase: no 16-bit kernel of " + std::to_string(tuning.rows16) + " rows a lane");
   if constexpr (have_cuda) staged_ = std::async(std::launch::async, batch_stage_cuda, device);
   sorted_ = batch::by_length(targets);
   covered_ = sorted_.index.size() + sorted_.empty.size();

@@ -22,7 +22,8 @@ struct SearchTuning {
   // > 0: at most this many target residues a device chunk, so that a
   // database that would fit is streamed; 0: from the free device memory.
   std::int64_t chunk_residues = 0;
-  // One of batch_rows16(): the 16-bit kernel's query rows a lane; 0: by
+  // One of batch_rows16() (else BatchDatabase throws
+  // std::invalid_argument): the 16-bit kernel's query rows a lane; 0: by
   // the query's length.
   int rows16 = 0;
 };
