@@ -13,7 +13,7 @@ PassResult run_pass(Residues q, Residues t, const ScoringScheme& scheme, const S
   switch (o.backend) {
     case Backend::gpu:
       if (cells >= o.min_gpu_cells) return score_pass_gpu(q, t, scheme, shape, o.device, last_row, o.tuning, o.progress);
-      return score_pass_tiled(q, t, scheme, shape, o.threads, last_row, o.progress, {.prune = o.tuning.prune});
+      [[fallthrough]];
     case Backend::cpu_openmp:
       return score_pass_tiled(q, t, scheme, shape, o.threads, last_row, o.progress, {.prune = o.tuning.prune});
     case Backend::cpu_scalar: break;
