@@ -8,12 +8,15 @@
 # database's upload, every score pass, the kept hits' end cells or
 # alignments) and over the kernels alone; also how many reads have their
 # source target as their best hit, on the right strand.
-# Usage: scripts/bench/search-dna.sh [build-dir] [reads] [targets]
+# With a shard K/N, only the score-only row, over the Kth of N equal runs
+# of the reads (a workload longer than one command may run, in parts).
+# Usage: scripts/bench/search-dna.sh [build-dir] [reads] [targets] [K/N]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build}
 reads=${2:-10000}
 targets=${3:-100000}
+shard=${4:-}
 [ -x "$build/gpu-sw" ] || { echo "search-dna: $build/gpu-sw missing: build first" >&2; exit 1; }
 work=${WORK:-$(mktemp -d)}
 mkdir -p "$work"
@@ -21,9 +24,18 @@ t="$work/dna_t$targets.fa" r="$work/dna_r$reads.fa"
 [ -s "$t" ] && [ -s "$r" ] ||
   scripts/bench/make_dna_search.py --targets "$targets" --reads "$reads" --seed 5 --out-targets "$t" --out-reads "$r"
 
+if [ -n "$shard" ]; then
+  k=${shard%/*} n=${shard#*/}
+  [[ "$k" =~ ^[0-9]+$ && "$n" =~ ^[0-9]+$ && $k -ge 1 && $k -le $n ]] ||
+    { echo "search-dna: shard is K/N with 1 <= K <= N, not $shard" >&2; exit 2; }
+  first=$(( (k - 1) * reads / n )) last=$(( k * reads / n ))
+  awk -v a="$first" -v b="$last" '/^>/ { i++ } i > a && i <= b' "$r" > "$work/dna_r${reads}_${k}of${n}.fa"
+  r="$work/dna_r${reads}_${k}of${n}.fa" reads=$((last - first))
+fi
+
 calc() { awk "BEGIN { print $* }"; }
 field() { { grep -o "\"$2\": [0-9.e+-]*" "$1" || true; } | awk '{print $2}' | head -1; }
-echo "$reads reads x $targets targets, both strands"
+echo "$reads reads x $targets targets, both strands${shard:+ (shard $shard)}"
 echo
 echo "| run | cells | compute s | kernel s | GCUPS (compute) | GCUPS (kernel) | reads whose best hit is their source, right strand |"
 echo "|---|---|---|---|---|---|---|"
@@ -40,5 +52,5 @@ row() {  # label flags...
   [ -n "$kernel" ] && kernel_rate=$(calc "$cells / $kernel / 1e9")
   echo "| $label | $(calc "$cells / 1e9")e9 | $compute | ${kernel:--} | $(calc "$cells / $compute / 1e9") | $kernel_rate | $right of $reads |"
 }
-row "score-only, top 10" --score-only
-row "top 10 aligned"
+row "score-only, top 10${shard:+, reads $((first + 1)) to $last}" --score-only
+[ -n "$shard" ] || row "top 10 aligned"
