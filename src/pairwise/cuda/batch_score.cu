@@ -39,7 +39,7 @@ using batch::DeviceChunk;
 using batch::Layout;
 using inter::Params;
 
-constexpr std::array<int, 2> kRows16{12, 16};  // score16's R
+constexpr std::array<int, 2> kRows16{12, 16};  // score16's R, each instantiated by score16_kernel
 constexpr int kRows32 = 8;                      // score32's R
 constexpr std::size_t kMaxProfileBytes = 160 * 1024;
 
@@ -144,7 +144,14 @@ long long resident_warps(const void* kernel, std::size_t shared, int device) {
 }
 
 using Kernel16 = void (*)(Params);
-Kernel16 score16_kernel(int rows) { return rows == 12 ? inter::score16<12> : inter::score16<16>; }
+// score16's kernel of `rows` rows a lane, one of kRows16.
+Kernel16 score16_kernel(int rows) {
+  return [rows]<std::size_t... K>(std::index_sequence<K...>) {
+    Kernel16 kernel = nullptr;
+    ((rows == kRows16[K] ? kernel = inter::score16<kRows16[K]> : kernel), ...);
+    return kernel;
+  }(std::make_index_sequence<kRows16.size()>{});
+}
 
 // What handing a pass's bottom row to the next pass costs a warp step, a
 // group of the warp (its first lane reads the row, its last one writes it,
