@@ -99,6 +99,7 @@ struct KernelRun {
 // a slot is reused only once its last query's results are collected.
 struct Slot {
   cuda::DeviceArray<std::int8_t> profile;
+  cuda::Event profiled;  // the profile's copy has landed
   cuda::DeviceArray<unsigned> bottom;
   cuda::DeviceArray<int> score, counters;
   cuda::DeviceArray<int4> end;
@@ -250,8 +251,11 @@ void enqueue(Residues q, const DeviceChunk& c, const ScoringScheme& scheme, cons
   const std::size_t shared = prof.size();
   const long long resident = resident_warps(kernel(rows), shared, device);
   if (resident == 0) throw RunError("the database-search kernel does not fit on this device (shared memory)");
-  // From pageable memory, at once: the slot's last query is done with it.
+  // The slot's last query is done with it. A copy from pageable memory
+  // returns once the bytes are staged, not landed, and the kernels' streams
+  // do not wait for the default stream's work: they wait for the event.
   GDP_CUDA_CHECK(cudaMemcpy(f.profile.reserve(prof.size()), prof.data(), prof.size(), cudaMemcpyHostToDevice));
+  f.profiled.record();
 
   const std::vector<std::size_t> ends = upload ? batch::piece_ends(l) : std::vector<std::size_t>{l.offset.size()};
   const std::size_t pairs = l.offset.size();
@@ -271,6 +275,7 @@ void enqueue(Residues q, const DeviceChunk& c, const ScoringScheme& scheme, cons
   for (std::size_t x = 0, k0 = 0; x < ends.size(); k0 = ends[x++]) {
     const std::size_t k1 = ends[x];
     const cudaStream_t stream = streams().next();
+    f.profiled.make_wait(stream);
     if (upload) {
       upload->send(k1);
       upload->ready_in(stream);
