@@ -1,6 +1,8 @@
 // gpu-sw: pairwise alignment with affine gaps, every query against every target.
 #include <unistd.h>
 
+#include <chrono>
+#include <filesystem>
 #include <limits>
 #include <optional>
 #include <string>
@@ -61,6 +63,11 @@ scores use BLAST's published parameters for the matrix and gap costs
 protein: with Spouge's finite-size correction, as blastp); for a scoring
 system BLAST publishes none for, ungapped parameters computed from the matrix,
 with a warning. --evalue E keeps hits of E-value <= E, after --top.
+--checkpoint FILE saves a long pair's score pass on the GPU after each piece
+of the target (about 10^14 cells) and, run again with the same inputs and
+options, goes on from the last one. With --stop-after SECONDS the run stops
+before a piece that would end past SECONDS, its work saved, and exits with
+status 75 (a batch job's time limit: run the same command again to go on).
 
 Examples:
   gpu-sw query.fa target.fa                      # local alignment, pair format
@@ -72,6 +79,7 @@ Examples:
   gpu-sw --mode semiglobal --top 1 --format paf reads.fq ref.fa > hits.paf
   gpu-sw --strand plus --format tsv primers.fa amplicons.fa
   gpu-sw --format blast6 --top 10 --evalue 1e-5 proteins.fa swissprot.fa
+  gpu-sw --score-only --strand plus --checkpoint chr1.ckpt --stop-after 3500 chr1a.fa chr1b.fa
 )";
 
 struct SwOptions {
@@ -82,10 +90,22 @@ struct SwOptions {
   bool score_only = false;
   std::size_t top = 0;
   std::optional<double> evalue;
+  std::string checkpoint;
+  std::optional<double> stop_after;
 };
+
+// --checkpoint's rules, those that need no input read.
+void check_checkpoint_options(const SwOptions& o, gdp::pairwise::Mode mode) {
+  if (o.stop_after && o.checkpoint.empty()) throw gdp::InputError("--stop-after needs --checkpoint FILE");
+  if (o.checkpoint.empty()) return;
+  if (!o.score_only) throw gdp::InputError("--checkpoint saves a score pass: it needs --score-only");
+  if (mode == gdp::pairwise::Mode::semiglobal)
+    throw gdp::InputError("--checkpoint: --mode local or global (a semiglobal pass keeps its last row)");
+}
 
 void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::string& cmdline) {
   namespace pw = gdp::pairwise;
+  const auto started = std::chrono::steady_clock::now();
   const pw::Mode mode = pw::parse_mode(o.mode);
   pw::GpuTuning tuning;
   gdp::apply_tune(tuning, pw::gpu_tune_keys, common.tune);
@@ -100,6 +120,7 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   if ((blast6 || o.evalue) && mode != pw::Mode::local)
     throw gdp::InputError("E-values are for local alignments: --format blast6 and --evalue need --mode local");
   if (o.query_path == "-" && o.target_path == "-") throw gdp::InputError("only one input can be standard input");
+  check_checkpoint_options(o, mode);
 
   gdp::TimingReport report;
   report.tool = tool;
@@ -116,6 +137,11 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   gdp::app::ReverseComplements minus;
   if (strand != pw::Strand::plus) minus = gdp::app::reverse_complements(queries, scheme, alphabet);
   pw::check_score_range(longest_q, longest_t, scheme, mode, o.score_only);
+  if (!o.checkpoint.empty()) {
+    if (queries.records.size() != 1 || targets.records.size() != 1 || strand == pw::Strand::both)
+      throw gdp::InputError("--checkpoint saves one pass: one query, one target, one strand (--strand plus or minus)");
+    pw::check_checkpoint(o.checkpoint, strand == pw::Strand::minus ? minus.ranks[0] : qranks[0], tranks[0], scheme, mode);
+  }
   std::optional<gdp::stats::SearchStatistics> statistics;
   if (blast6 || o.evalue) {
     const auto parameters = gdp::stats::search_parameters(scheme, gdp::is_nucleotide(alphabet));
@@ -153,6 +179,11 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   options.device = choice.gpu.id;
   options.progress = &progress;
   options.tuning = tuning;
+  options.checkpoint.path = o.checkpoint;
+  if (o.stop_after) options.checkpoint.stop_at = started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                              std::chrono::duration<double>(*o.stop_after));
+  if (!o.checkpoint.empty() && !choice.use_gpu)
+    spdlog::warn("--checkpoint: the pass runs on the CPU, which saves no checkpoint");
   std::vector<std::span<const std::uint8_t>> qspans(qranks.begin(), qranks.end()), tspans(tranks.begin(), tranks.end());
   std::vector<std::span<const std::uint8_t>> minus_spans(minus.ranks.begin(), minus.ranks.end());
 
@@ -194,14 +225,10 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
       return cut->keeps(q, score, static_cast<std::int64_t>(tranks[t].size()));
     };
   }
-  pw::align_each_query_on_strands(qspans, minus_spans, strand, tspans, scheme, options, o.top, write_query,
-                                  below_evalue);
-  writer->end();
-  out.commit();
-  report.add_phase("compute", timer.seconds() - write_seconds);
-  report.add_phase("write", write_seconds);
-
-  if (!common.report.empty()) {
+  // A run stopped at --stop-after writes no output, but its report: the
+  // cells it did and its seconds, for a batch job's accounting.
+  const auto write_report_file = [&] {
+    if (common.report.empty()) return;
     report.backend = std::string(pw::to_string(options.backend));
     report.device = choice.use_gpu ? choice.gpu.name : gdp::cpu_name();
     if (choice.use_gpu) {
@@ -220,8 +247,30 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
                      {"query_residues", static_cast<double>(queries.total_residues())},
                      {"target_residues", static_cast<double>(targets.total_residues())}};
     report.work = cells;
+    if (!o.checkpoint.empty() && choice.use_gpu) {  // one pair, one strand: the columns this run did
+      const pw::GpuStats g = pw::gpu_stats();
+      const auto m = static_cast<double>(queries.total_residues()), n = static_cast<double>(targets.total_residues());
+      const double end = g.stopped_at_column > 0 ? static_cast<double>(g.stopped_at_column) : n;
+      report.gpu.emplace_back("resumed_from_column", static_cast<double>(g.resumed_from_column));
+      report.gpu.emplace_back("stopped_at_column", static_cast<double>(g.stopped_at_column));
+      report.work = m * (end - static_cast<double>(g.resumed_from_column));
+    }
     gdp::write_report(report, common.report);
+  };
+  try {
+    pw::align_each_query_on_strands(qspans, minus_spans, strand, tspans, scheme, options, o.top, write_query,
+                                    below_evalue);
+  } catch (const gdp::Stopped&) {
+    report.add_phase("compute", timer.seconds() - write_seconds);
+    write_report_file();
+    throw;
   }
+  writer->end();
+  out.commit();
+  if (!o.checkpoint.empty()) std::filesystem::remove(o.checkpoint);  // the pass is done and written
+  report.add_phase("compute", timer.seconds() - write_seconds);
+  report.add_phase("write", write_seconds);
+  write_report_file();
 }
 
 }  // namespace
@@ -242,6 +291,12 @@ int main(int argc, char** argv) {
   gdp::app::add_scoring_options(app, o.scoring);
   app.add_option("--top", o.top, "Keep each query's K best hits, over its strands (default: all)")->check(gdp::app::at_least(1));
   app.add_option("--evalue", o.evalue, "Keep hits of E-value <= E, after --top (default: 10 for blast6, else all)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--checkpoint", o.checkpoint,
+                 "One long pair's GPU score pass saved to FILE as it goes, and taken up from it when run again "
+                 "(--score-only; removed once the result is written)");
+  app.add_option("--stop-after", o.stop_after,
+                 "With --checkpoint: stop, saved, before SECONDS have passed since the start (exit status 75)")
       ->check(CLI::NonNegativeNumber);
   gdp::app::add_common_options(app, common);
   const std::string cmdline = gdp::app::command_line(argc, argv);

@@ -68,6 +68,9 @@ int tool_main(const std::string& tool, CLI::App& app, int argc, char** argv, con
   } catch (const InputError& e) {
     spdlog::error("{}", e.what());
     return exit_bad_input;
+  } catch (const Stopped& e) {
+    spdlog::warn("{}", e.what());
+    return exit_stopped;
   } catch (const RunError& e) {
     spdlog::error("{}", e.what());
   } catch (const std::bad_alloc&) {

@@ -1,6 +1,8 @@
 #pragma once
 // The two kinds of failure every tool reports, and the exit status of each:
 // bad input or usage (2), a failure while running (1). DESIGN.md, "Errors".
+// A run that stopped where it was asked to, its work saved to be taken up
+// again, exits 75 (EX_TEMPFAIL: try again).
 #include <cstddef>
 #include <stdexcept>
 #include <string>
@@ -10,6 +12,7 @@ namespace gdp {
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_failure = 1;
 inline constexpr int exit_bad_input = 2;
+inline constexpr int exit_stopped = 75;
 
 // Bad input or usage. `where` is "FILE:LINE", "FILE" or empty.
 class InputError : public std::runtime_error {
@@ -27,6 +30,12 @@ class InputError : public std::runtime_error {
 
 // A failure while running (out of memory, a device error, a write that failed).
 class RunError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A run stopped as asked (gpu-sw --stop-after), its work saved.
+class Stopped : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };

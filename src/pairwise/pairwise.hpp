@@ -9,6 +9,7 @@
 
 #include "core/scoring.hpp"
 #include "pairwise/gpu_tuning.hpp"
+#include "pairwise/pass_checkpoint.hpp"
 
 namespace gdp {
 class Progress;
@@ -68,6 +69,9 @@ struct Options {
   // or for one of Myers-Miller's sub-problems when the pair's would not
   // fit (0: half the free memory); tests set it small.
   std::int64_t max_traceback_bytes = 0;
+  // For gpu: a score pass of one pair on the GPU saved to this file as it
+  // goes, and taken up from it (pass_checkpoint.hpp).
+  PassCheckpoint checkpoint;
 };
 
 // What the GPU passes of this process did so far.
@@ -79,6 +83,8 @@ struct GpuStats {
   int database_chunks = 0;         // the most chunks a searched database went up in (1: it fit)
   double database_search_seconds = 0;  // from a database's sorting to its last query's scores, in all
   std::size_t peak_memory_bytes = 0;  // the engine's device memory at its largest
+  std::int64_t resumed_from_column = 0;  // where a pass saved to a checkpoint went on from (0: its start)
+  std::int64_t stopped_at_column = 0;   // where such a pass stopped, saved, at its stop time (0: it did not)
 };
 GpuStats gpu_stats();
 
@@ -86,6 +92,12 @@ GpuStats gpu_stats();
 // range an int32 engine handles exactly in this mode (score-only or not).
 void check_score_range(std::int64_t query_length, std::int64_t target_length, const ScoringScheme& scheme, Mode mode,
                        bool score_only);
+
+// Throws InputError where `path` holds a file that is not a checkpoint of
+// the score pass of `query` against `target` in `mode` (pass_checkpoint.hpp),
+// so that a run can refuse it before it writes anything.
+void check_checkpoint(const std::string& path, std::span<const std::uint8_t> query, std::span<const std::uint8_t> target,
+                      const ScoringScheme& scheme, Mode mode);
 
 // Aligns one pair (ranks of `scheme`).
 Alignment align(Residues query, Residues target,

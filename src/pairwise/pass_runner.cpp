@@ -12,7 +12,7 @@ PassResult run_pass(Residues q, Residues t, const ScoringScheme& scheme, const S
   const std::int64_t cells = static_cast<std::int64_t>(q.size()) * static_cast<std::int64_t>(t.size());
   switch (o.backend) {
     case Backend::gpu:
-      if (cells >= o.min_gpu_cells) return score_pass_gpu(q, t, scheme, shape, o.device, last_row, o.tuning, o.progress);
+      if (cells >= o.min_gpu_cells) return score_pass_gpu(q, t, scheme, shape, o.device, last_row, o.tuning, o.progress, &o.checkpoint);
       [[fallthrough]];
     case Backend::cpu_openmp:
       return score_pass_tiled(q, t, scheme, shape, o.threads, last_row, o.progress, {.prune = o.tuning.prune});

@@ -149,10 +149,16 @@ GridPlan plan_grid(const PassRequest& r, const KernelPlan& k, const GpuTuning& t
 
   // A target of 2^31 letters or more goes through in pieces of whole
   // strips, one launch each, the right edge of one the left edge of the
-  // next (tests ask for small pieces through tuning.piece_columns).
+  // next (tests ask for small pieces through tuning.piece_columns); so
+  // does a pass saved to a checkpoint file after each piece.
   const long long w = k.strip_width;
   long long piece = r.kept ? r.n : ((1LL << 31) - 2 * kMaxStripWidth) / w * w;
-  if (!r.kept && tuning.piece_columns > 0) piece = std::max(w, tuning.piece_columns / w * w);
+  if (!r.kept && tuning.piece_columns > 0) {
+    piece = std::max(w, tuning.piece_columns / w * w);
+  } else if (r.saved) {
+    const long long wave = static_cast<long long>(g.blocks_per_sm) * d.sms * kWarpsPerBlock * w;
+    piece = std::min(piece, std::max(1LL, kSavedPieceCells / std::max(1LL, r.m * wave)) * wave);
+  }
   g.piece = std::min(piece, r.n);
 
   g.strips = (g.piece + w - 1) / w;

@@ -17,6 +17,10 @@ constexpr int kWarpsPerBlock = 4;
 // A warp's strip is kLanes * Cols columns wide, twice that in 16 bits; Cols
 // is at most 64.
 constexpr int kMaxStripWidth = 2 * kLanes * 64;
+// A pass saved to a checkpoint file takes the target in pieces of about
+// this many cells (under a minute at 2,000 GCUPS), each whole waves of
+// strips, so that no piece ends with warps idle.
+constexpr long long kSavedPieceCells = 100'000'000'000'000LL;
 // Columns past the target score this: at most 0, so never better than a real
 // one (16 columns a lane and more keep 8-bit profiles).
 template <int Cols>
@@ -63,6 +67,7 @@ struct PassRequest {
   bool last_h = false;     // H of row m wanted (Myers-Miller)
   bool last_f = false;     // F of row m wanted
   bool kept = false;       // keep edges and checkpoints for the traceback
+  bool saved = false;      // saved to a checkpoint file after each piece (pass_checkpoint.hpp)
   int edge_bytes = 8;      // the cell's Edge: a ring slot holds m of them
 };
 

@@ -18,9 +18,12 @@ namespace gdp::pairwise {
 // Same score, end cell (ties included) and last row as score_pass_scalar.
 // Throws RunError on a CUDA failure or when the pair does not fit in the
 // device's memory, and when this build has no CUDA.
-// Its cells are added to `progress`, if set, as the kernel goes.
+// Its cells are added to `progress`, if set, as the kernel goes. A pass of
+// no last row saves itself to `checkpoint` where one is wanted, and goes on
+// from it (pass_checkpoint.hpp); it throws Stopped at its stop_at.
 PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
-                          LastRow last_row = {}, GpuTuning tuning = {}, Progress* progress = nullptr);
+                          LastRow last_row = {}, GpuTuning tuning = {}, Progress* progress = nullptr,
+                          const PassCheckpoint* checkpoint = nullptr);
 
 // A full alignment by the chunked traceback (chunked_traceback.cu): the
 // score pass keeps its strip edges and checkpoint rows, then the chunks on
@@ -50,7 +53,8 @@ struct Kept;
 // score_pass_gpu, keeping what the traceback needs in `kept` when not null
 // (striped_score.cu).
 PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
-                        LastRow last_row, GpuTuning tuning, striped::Kept<GotohTypes>* kept, Progress* progress);
+                        LastRow last_row, GpuTuning tuning, striped::Kept<GotohTypes>* kept, Progress* progress,
+                        const PassCheckpoint* checkpoint = nullptr);
 // align_gpu_chunked (chunked_traceback.cu).
 std::optional<Alignment> chunked_alignment(Residues q, Residues t, const ScoringScheme& scheme, Mode mode, int device,
                                            std::int64_t max_bytes, Progress* score, Progress* traceback);

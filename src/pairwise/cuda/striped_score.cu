@@ -12,12 +12,15 @@
 // edge of one the left edge of the next; a pass can keep what the chunked
 // traceback needs (chunk_recompute.cuh).
 #include <algorithm>
+#include <chrono>
 #include <climits>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/timer.hpp"
 #include "pairwise/cpu/passes.hpp"
 #include "pairwise/modes.hpp"
 #include "core/cuda_check.hpp"
@@ -26,6 +29,7 @@
 #include "pairwise/cuda/gotoh_kernels.cuh"
 #include "pairwise/cuda/strip_kernel.cuh"
 #include "pairwise/cuda/strip_progress.cuh"
+#include "pairwise/pass_checkpoint.hpp"
 #include "pairwise/query_letters.hpp"
 
 namespace gdp::pairwise {
@@ -95,8 +99,16 @@ struct RunResult {
   PassResult pass;
 };
 
+// The saving of a pass to its checkpoint file, where one is wanted.
+struct Saving {
+  const PassCheckpoint* checkpoint = nullptr;
+  std::uint64_t fingerprint = 0;
+  int escalation = 0;  // CheckpointState's, of the kernel this run plans
+};
+
 RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
-                      LastRow last_row, const GpuTuning& tuning, Kept<GotohTypes>* kept, PassProgress& progress) {
+                      LastRow last_row, const GpuTuning& tuning, Kept<GotohTypes>* kept, PassProgress& progress,
+                      const Saving& saving) {
   const long long m = static_cast<long long>(q.size()), n = static_cast<long long>(t.size());
   Workspace& w = workspace();
   if (w.device != device) w.release(), w.device = device;
@@ -114,6 +126,11 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   req.open_extend = gap_costs(scheme).open_extend;
   req.local = shape.local, req.anywhere = shape.end == End::anywhere;
   req.last_h = last_row.h != nullptr, req.last_f = last_row.f != nullptr, req.kept = kept != nullptr;
+  req.saved = saving.checkpoint != nullptr;
+  // Where the pass was saved before: its columns done, its best cell and
+  // the edge of its next column.
+  const std::optional<CheckpointState> resumed =
+      req.saved ? load_checkpoint(saving.checkpoint->path, saving.fingerprint, m) : std::nullopt;
 
   const KernelPlan kp = plan_kernel(req, tuning, limits);
   const Kernel kernel = kernel_of(kp, req);
@@ -134,7 +151,7 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   w.sub.reserve(static_cast<std::size_t>(letters.rows * scheme.dim));
   w.ring.reserve(static_cast<std::size_t>(slots * m), "cudaMalloc (boundary columns)");
   w.flags.reserve(static_cast<std::size_t>(slots) + 2);  // the slots' flags, the ticket, the overflow flag
-  if (gp.piece < n) w.edges.reserve(static_cast<std::size_t>(2 * m), "cudaMalloc (edges between pieces)");
+  if (gp.piece < n || resumed) w.edges.reserve(static_cast<std::size_t>(2 * m), "cudaMalloc (edges between pieces)");
   GDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   // More pieces than planned where memory is short, each narrower than the
   // ring was sized for: the ring only has slots to spare.
@@ -192,7 +209,28 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   std::vector<int4> per_strip;
   PassResult best{0, 0, 0};
   int corner = 0;
-  for (long long from = 0; from < n; from += piece) {
+  // Each piece reads its left edge from one half of w.edges and writes its
+  // right edge to the other.
+  GotohEdge* edge_out = w.edges.get();
+  GotohEdge* edge_in = edge_out ? edge_out + m : nullptr;
+  long long start = 0;
+  if (resumed) {
+    start = resumed->next_column, best = resumed->best;
+    GDP_CUDA_CHECK(cudaMemcpy(edge_in, resumed->edge.data(), static_cast<std::size_t>(m) * sizeof(GotohEdge),
+                              cudaMemcpyHostToDevice));
+    progress.reach(static_cast<std::uint64_t>(m * start));
+  }
+  Timer piece_timer;
+  double piece_seconds = 0;
+  for (long long from = start; from < n; from += piece) {
+    if (from > start && saving.checkpoint && saving.checkpoint->stop_at &&
+        std::chrono::steady_clock::now() + std::chrono::duration<double>(piece_seconds) > *saving.checkpoint->stop_at) {
+      stats().stopped_at_column = from;
+      throw Stopped("stopped at column " + std::to_string(from) + " of " + std::to_string(n) + " (" +
+                        std::to_string(100 * from / n) + "%), saved in " + saving.checkpoint->path +
+                        ": run the same command again to go on");
+    }
+    piece_timer.restart();
     const long long width = std::min(piece, n - from), piece_strips = (width + strip_width - 1) / strip_width;
     GDP_CUDA_CHECK(cudaMemcpy(w.t.get(), t.data() + from, static_cast<std::size_t>(width), cudaMemcpyHostToDevice));
     GDP_CUDA_CHECK(cudaMemset(w.flags.get(), 0, static_cast<std::size_t>(slots + 2) * sizeof(unsigned long long)));
@@ -202,9 +240,8 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
     p.n = static_cast<int>(width);
     p.strips = piece_strips;
     p.j_base = from;
-    const long long index = from / piece;
-    p.left_edge = from > 0 ? w.edges.get() + (index % 2 ? 0 : m) : nullptr;
-    p.right_edge = from + width < n ? w.edges.get() + (index % 2 ? m : 0) : nullptr;
+    p.left_edge = from > 0 ? edge_in : nullptr;
+    p.right_edge = from + width < n ? edge_out : nullptr;
     const long long piece_blocks = std::min(gp.blocks, (piece_strips + kWarpsPerBlock - 1) / kWarpsPerBlock);
 
     {
@@ -242,6 +279,14 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
     if (last_row.f)
       GDP_CUDA_CHECK(cudaMemcpy(f.data() + from + 1, w.last_f.get() + 1, static_cast<std::size_t>(width) * sizeof(int),
                                 cudaMemcpyDeviceToHost));
+    if (saving.checkpoint && from + width < n) {
+      CheckpointState s{from + width, saving.escalation, best, std::vector<std::int32_t>(static_cast<std::size_t>(2 * m))};
+      GDP_CUDA_CHECK(cudaMemcpy(s.edge.data(), edge_out, static_cast<std::size_t>(m) * sizeof(GotohEdge),
+                                cudaMemcpyDeviceToHost));
+      save_checkpoint(saving.checkpoint->path, saving.fingerprint, s);
+    }
+    std::swap(edge_in, edge_out);
+    piece_seconds = piece_timer.seconds();
   }
 
   if (!want_row && !last_row.f) return {false, best};
@@ -257,7 +302,8 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
 }  // namespace
 
 PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
-                        LastRow last_row, GpuTuning tuning, Kept<GotohTypes>* kept, Progress* progress) {
+                        LastRow last_row, GpuTuning tuning, Kept<GotohTypes>* kept, Progress* progress,
+                        const PassCheckpoint* checkpoint) {
   const long long m = static_cast<long long>(q.size()), n = static_cast<long long>(t.size());
   if (m == 0 || n == 0) return score_pass_scalar(q, t, scheme, shape, last_row, progress);
   if (m >= (1LL << 31) - kLanes || (kept && n >= (1LL << 31) - kMaxStripWidth))
@@ -269,19 +315,33 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   // A pass stops where a score comes within the largest substitution
   // score of 32,767, and the whole pass runs again in the rebased kernel,
   // or in 32 bits where the plan cannot rebase (parasail's satcheck): a
-  // saturated score is never returned.
+  // saturated score is never returned. A saved pass goes on from its
+  // checkpoint, whose edge is exact, in the kernel it was saved from or
+  // the one it escalates to.
   PassProgress counted(progress);
+  Saving saving;
+  if (checkpoint && !kept && shape.end != End::last_row) {  // row m's H is not saved
+    saving.checkpoint = checkpoint;
+    saving.fingerprint = pass_fingerprint(q, t, scheme, shape);
+    const SavedAt at = saved_at(checkpoint->path, saving.fingerprint, m);
+    saving.escalation = at.escalation;
+    // This run's start, which stays: a rerun after an overflow may go on
+    // from a later piece that this run saved.
+    stats().resumed_from_column = at.next_column;
+    if (saving.escalation == 1) tuning.kernel16 = Kernel16::rebased;
+    if (saving.escalation == 2) tuning.bits = 32;
+  }
   for (;;) {
-    const RunResult r = run_striped(q, t, scheme, shape, device, last_row, tuning, kept, counted);
+    const RunResult r = run_striped(q, t, scheme, shape, device, last_row, tuning, kept, counted, saving);
     if (!r.overflowed) return r.pass;
     ++stats().overflow_reruns;
     // Where even 8 columns a lane cannot rebase, the plan would run the
     // overflowing kernel again: straight to 32 bits.
     const bool can_rebase = rebase16_of(gap_costs(scheme).open_extend, scheme.max_abs_score(), 8).interval > 0;
     if (tuning.kernel16 != Kernel16::rebased && can_rebase)
-      tuning.kernel16 = Kernel16::rebased;
+      tuning.kernel16 = Kernel16::rebased, saving.escalation = 1;
     else
-      tuning.bits = 32;
+      tuning.bits = 32, saving.escalation = 2;
   }
 }
 
