@@ -9,6 +9,8 @@
 # one) and batch alignment;
 # gpu-syntenic's score kernel at both widths, through a ring of
 # two slots and with the target in pieces, and its chunked traceback;
+# both engines' ring slots of a window of rows that laps (every gpu-sw
+# kernel kind), and a gpu-sw score pass taken up from its checkpoint;
 # gpu-align3's chunked pass over the cube and its three-phase traceback
 # (the traced pass and the walk back); gpu-fold --interact's BPMax kernels
 # (the products, split and whole, and the finish by anti-diagonals) on a
@@ -25,10 +27,13 @@
 # they run on the CPU, and each run's timing report must show a GPU pass. Fails if any run reports anything or
 # ran no kernel. On the GPU machine, after scripts/gpu-test.sh --build-only
 # (or give the build folder).
-# Usage: scripts/gpu-sanitize.sh [build-dir]
+# Usage: scripts/gpu-sanitize.sh [build-dir] [pattern]   (pattern: only the
+# runs whose command line matches it, an extended regular expression, as
+# "ring_rows|checkpoint")
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-gpu}
+only=${2:-}
 [ -x "$build/gpu-sw" ] || { echo "gpu-sanitize: $build/gpu-sw missing: build first" >&2; exit 2; }
 command -v compute-sanitizer >/dev/null || export PATH=$PATH:/usr/local/cuda/bin
 command -v compute-sanitizer >/dev/null || { echo "gpu-sanitize: compute-sanitizer missing" >&2; exit 2; }
@@ -75,6 +80,7 @@ on_terminal=0  # 1: the run's output on a pseudo-terminal, so that progress is s
 san() {  # tool, then the command (which writes its timing report to $work/r.json)
   local tool=$1
   shift
+  [[ -z $only || "$*" =~ $only ]] || return 0
   rm -f "$work/r.json"
   local run=(compute-sanitizer --tool "$tool" --error-exitcode 9 "$@")
   [ "$on_terminal" = 1 ] && run=(script -qefc "$(printf '%q ' "${run[@]}")" /dev/null)
@@ -125,6 +131,16 @@ for tool in memcheck racecheck synccheck initcheck; do
   done
   san "$tool" $syn --tune group=1 --tune max_slots=2 "$work/q.fa" "$work/t.fa"
   san "$tool" $syn --tune piece_columns=20000 "$work/q.fa" "$work/t.fa"
+  for k in sw_striped_s32_c8 sw_striped_s16_diag_c8 sw_striped_s16_rows_c8 sw_striped_s16_rebased_c8; do
+    san "$tool" $sw --score-only --tune "kernel=$k" --tune ring_rows=64 "$work/a.fa" "$work/b.fa"
+  done
+  san "$tool" $sw --score-only --tune group=1 --tune ring_rows=128 "$work/a.fa" "$work/b.fa"
+  san "$tool" $syn --tune ring_rows=64 "$work/a.fa" "$work/b.fa"
+  # Stopped after its first piece, unsanitized; then taken up from there.
+  rm -f "$work/pass.ckpt"
+  $sw --score-only --tune piece_columns=1024 --checkpoint "$work/pass.ckpt" --stop-after 0 "$work/a.fa" "$work/b.fa" \
+    > /dev/null 2>&1
+  san "$tool" $sw --score-only --tune piece_columns=1024 --checkpoint "$work/pass.ckpt" "$work/a.fa" "$work/b.fa"
   san "$tool" "$build/gpu-syntenic" -q --format tsv --report "$work/r.json" "$work/a.fa" "$work/b.fa"
   san "$tool" "$build/gpu-align3" -q --score-only --format tsv --report "$work/r.json" "$work/trio.fa"
   san "$tool" "$build/gpu-align3" -q --format tsv --report "$work/r.json" "$work/trio.fa"

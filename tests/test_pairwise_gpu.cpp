@@ -42,6 +42,18 @@ void require_same_pass(Residues q, Residues t, const ScoringScheme& s, const Sha
   REQUIRE(c.end_j == a.end_j);
 }
 
+// A target of n letters: random, or (related) q mutated, then padded or cut
+// to n letters.
+std::vector<std::uint8_t> target_of(std::mt19937& rng, const std::vector<std::uint8_t>& q, std::size_t n, int alphabet,
+                                    bool related) {
+  auto t = test::random_ranks(rng, n, alphabet);
+  if (!related) return t;
+  t = test::mutate(rng, q, alphabet);
+  while (t.size() < n) t.push_back(static_cast<std::uint8_t>(t.size() % alphabet));
+  t.resize(n);
+  return t;
+}
+
 // Local passes run in 16 bits, in any of the kernels: each, forced. Other
 // shapes run in 32 bits, where the choice means nothing.
 std::vector<Kernel16> kernels_for(const Shape& shape) {
@@ -333,12 +345,7 @@ TEST_CASE("GPU pass with the target in pieces equals the oracle", "[gpu][pairwis
       const ScoringScheme& s = round % 3 == 0 ? blosum : dna;
       const int alphabet = round % 3 == 0 ? 20 : 4;
       const auto q = test::random_ranks(rng, m, alphabet);
-      auto t = test::random_ranks(rng, n, alphabet);
-      if (round % 2) {  // related: paths across the piece edges
-        t = test::mutate(rng, q, alphabet);
-        while (t.size() < n) t.push_back(static_cast<std::uint8_t>(t.size() % alphabet));
-        t.resize(n);
-      }
+      const auto t = target_of(rng, q, n, alphabet, round % 2);  // related: paths across the piece edges
       for (const Shape& shape : {shape_of(mode, s), Shape{false, false, s.gap_open, End::last_row}})
         for (int columns : {8, 16, 32, 64})
           for (long long piece : {1LL, 700LL, 2100LL})
@@ -367,6 +374,54 @@ TEST_CASE("GPU pass with the target in pieces equals the oracle", "[gpu][pairwis
     REQUIRE(gpu.end_j == cpu.end_j);
     REQUIRE(gpu_stats().overflow_reruns - reruns_before == (kernel == Kernel16::rebased ? 0 : 1));
   }
+}
+
+TEST_CASE("GPU pass whose ring slots hold a window of rows equals the oracle", "[gpu][pairwise]") {
+  // A query too long for ring slots of whole columns goes through pieces of
+  // one wave of groups, each slot a window of rows that its reader frees as
+  // it reads (strip_plan.hpp: GridPlan::ring_rows). Windows of 64 to 1,024
+  // rows here lap many times a pass, and a writer often waits for its
+  // reader, in every kernel, with and without groups.
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(29);
+  const ScoringScheme dna = test::dna_scheme(), blosum = test::protein_scheme();
+  int round = 0;
+  for (auto [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{{65, 3000}, {700, 9000}, {3001, 20000}, {9000, 1500}})
+    for (Mode mode : all_modes) {
+      ++round;
+      const ScoringScheme& s = round % 3 == 0 ? blosum : dna;
+      const int alphabet = round % 3 == 0 ? 20 : 4;
+      const auto q = test::random_ranks(rng, m, alphabet);
+      const auto t = target_of(rng, q, n, alphabet, round % 2);  // related: a path down the whole query
+      for (const Shape& shape : {shape_of(mode, s), Shape{false, false, s.gap_open, End::last_row}})
+        for (long long window : {64LL, 256LL, 1024LL})
+          for (Kernel16 kernel : kernels_for(shape)) {
+            GpuTuning tuning{.lane_columns = round % 2 ? 8 : 16, .group = static_cast<int>(window / 64 % 2)};
+            tuning.ring_rows = window;
+            tuning.kernel16 = kernel;
+            INFO("m " << m << " n " << n << " mode " << to_string(mode) << " end " << static_cast<int>(shape.end)
+                      << " window " << window << " group " << tuning.group << " kernel " << name_of(kernel));
+            require_same_pass(q, t, s, shape, tuning);
+          }
+    }
+  // Scores past the 16-bit range in windows: the rebased kernel's, and the
+  // others' passes run again in it.
+  const auto q = test::random_ranks(rng, 20000, 4);
+  const auto t = test::mutate(rng, q, 4, 0.01);
+  const Shape local = shape_of(Mode::local, dna);
+  const PassResult want = score_pass_tiled(q, t, dna, local, 4);
+  REQUIRE(want.score > 32767);
+  for (Kernel16 kernel : {Kernel16::diagonal, Kernel16::rows, Kernel16::rebased})
+    for (long long window : {128LL, 4096LL}) {
+      GpuTuning tuning{.lane_columns = 8};
+      tuning.ring_rows = window;
+      tuning.kernel16 = kernel;
+      INFO("window " << window << " kernel " << name_of(kernel));
+      const PassResult got = score_pass_gpu(q, t, dna, local, 0, {}, tuning);
+      REQUIRE(got.score == want.score);
+      REQUIRE(got.end_i == want.end_i);
+      REQUIRE(got.end_j == want.end_j);
+    }
 }
 
 TEST_CASE("GPU 16-bit passes equal the oracle on scores far above 32,767", "[gpu][pairwise]") {

@@ -155,6 +155,56 @@ TEST_CASE("the plan within the device's memory", "[plan]") {
   REQUIRE(piece_within(r, k, 100000000, 1000) == 0);
 }
 
+TEST_CASE("a query too long for ring slots of whole columns: slots of a window of rows, pieces of one wave", "[plan]") {
+  const std::size_t free = std::size_t{78} << 30;
+  SECTION("1e6 x 1e6 keeps slots of whole columns, one piece") {
+    const PassRequest r = local_dna(1000000, 1000000);
+    const KernelPlan k = plan_kernel(r, {}, h100);
+    const GridPlan g = plan_grid(r, k, {}, h100, 2, free);
+    REQUIRE_FALSE(g.windowed);
+    REQUIRE(g.ring_rows == 1000000);
+    REQUIRE(g.piece == 1000000);
+  }
+  SECTION("5e7 x 5e7: a window a slot, a slot a group, every group of a piece running at once") {
+    const PassRequest r = local_dna(50000000, 50000000);
+    const KernelPlan k = plan_kernel(r, {}, h100);
+    const GridPlan g = plan_grid(r, k, {}, h100, 2, free);
+    REQUIRE(g.windowed);
+    REQUIRE(g.ring_rows == kRingRows);
+    REQUIRE(g.fits);
+    REQUIRE(g.piece == g.blocks * kWarpsPerBlock * k.strip_width);  // one wave
+    REQUIRE(g.strips == g.blocks * kWarpsPerBlock);
+    REQUIRE(g.slots == g.blocks);  // a slot a group
+    REQUIRE(g.slots * g.ring_rows * r.edge_bytes < (std::int64_t{1} << 30));
+    // A saved pass's pieces are no longer than that.
+    PassRequest saved = r;
+    saved.saved = true;
+    REQUIRE(plan_grid(saved, k, {}, h100, 2, free).piece == g.piece);
+  }
+  SECTION("the tuning forces a window on a small pass, in groups or not") {
+    const PassRequest r = local_dna(5000, 300000);
+    const KernelPlan k = plan_kernel(r, {}, h100);
+    for (int group : {0, 1}) {
+      GpuTuning t;
+      t.ring_rows = 64, t.group = group;
+      const GridPlan g = plan_grid(r, k, t, h100, 2, std::size_t{1} << 30);
+      REQUIRE(g.windowed);
+      REQUIRE(g.ring_rows == 64);
+      REQUIRE(g.slots == (g.strips + g.group - 1) / g.group);
+      REQUIRE(g.blocks * kWarpsPerBlock >= g.strips);  // every strip's warp at once
+      REQUIRE(g.piece <= 2 * 132 * kWarpsPerBlock * k.strip_width);
+    }
+    // Not where the query fits in the window, nor for a kept pass.
+    GpuTuning t;
+    t.ring_rows = 8192;
+    REQUIRE_FALSE(plan_grid(r, k, t, h100, 2, std::size_t{1} << 30).windowed);
+    PassRequest kept = r;
+    kept.kept = true;
+    t.ring_rows = 64;
+    REQUIRE_FALSE(plan_grid(kept, plan_kernel(kept, {}, h100), t, h100, 2, std::size_t{1} << 30).windowed);
+  }
+}
+
 TEST_CASE("the kernel table and the build agree", "[plan]") {
   std::set<std::string> names;
   for (const KernelVariant& v : kernel_variants()) {
@@ -188,6 +238,10 @@ TEST_CASE("the GPU tuning keys of --tune set the tuning and refuse what they do 
   REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"bits=x"}), InputError);
   REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"bits=24"}), InputError);
   REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"lane_columns=7"}), InputError);
+  REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"ring_rows=100"}), InputError);  // not a power of two
+  REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"ring_rows=32"}), InputError);   // under 64
+  apply_tune(t, gpu_tune_keys, {"ring_rows=128"});
+  REQUIRE(t.ring_rows == 128);
   apply_tune(t, gpu_tune_keys, {"bits=32", "lane_columns=16"});
   REQUIRE(t.bits == 32);
   REQUIRE(t.lane_columns == 16);

@@ -90,6 +90,26 @@ TEST_CASE("syntenic GPU pass: every hand-over, and a target in pieces", "[gpu][s
   }
 }
 
+TEST_CASE("syntenic GPU pass: ring slots that hold a window of rows", "[gpu][syntenic]") {
+  // The ring of a query too long for slots of whole columns (pairwise's
+  // strip_plan.hpp: GridPlan::ring_rows), forced on small pairs.
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(74);
+  const ScoringScheme s = test::dna_scheme();
+  const Costs c{s.gap_open + s.gap_extend, s.gap_extend, 40, true};
+  for (const auto& [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{{300, 5000}, {3000, 9000}, {6000, 700}}) {
+    const auto [a, b] = pair_of(rng, m, n, true);
+    for (const int group : {1, 4})
+      for (const long long window : {64LL, 512LL}) {
+        pairwise::GpuTuning t;
+        t.group = group;
+        t.ring_rows = window;
+        INFO(m << " x " << n << " group " << group << " window " << window);
+        require_same(a, b, s, c, t);
+      }
+  }
+}
+
 TEST_CASE("syntenic GPU pass: a protein pair under BLOSUM62", "[gpu][syntenic]") {
   if (test::skip_without_gpu()) return;
   std::mt19937 rng(73);

@@ -41,7 +41,7 @@ GpuTuning tuning_for(const KernelVariant& v, GpuTuning base) {
   return base;
 }
 
-const std::array<TuneKey<GpuTuning>, 11> gpu_tune_keys{{
+const std::array<TuneKey<GpuTuning>, 12> gpu_tune_keys{{
     {"kernel", "a score kernel by name (sw_striped_s32_c8, sw_striped_s16_diag_c64, ...)",
      [](GpuTuning& t, std::string_view v) {
        for (const KernelVariant& k : kVariants)
@@ -90,6 +90,13 @@ const std::array<TuneKey<GpuTuning>, 11> gpu_tune_keys{{
      }},
     {"prune", "0: no block pruning in local passes; 1: pruning (the default)",
      [](GpuTuning& t, std::string_view v) { t.prune = tune_int("prune", v, 0, 1) == 1; }},
+    {"ring_rows", "rows a ring slot holds (a power of two, at least 64): a window that wraps",
+     [](GpuTuning& t, std::string_view v) {
+       const long long rows = tune_int("ring_rows", v, 0, 1LL << 30);
+       if (rows != 0 && (rows < 64 || (rows & (rows - 1)) != 0))
+         throw InputError("--tune ring_rows takes a power of two of at least 64 (0: whole columns where they fit)");
+       t.ring_rows = rows;
+     }},
 }};
 
 }  // namespace gdp::pairwise

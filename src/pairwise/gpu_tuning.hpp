@@ -56,6 +56,11 @@ struct GpuTuning {
   // false: local passes compute every cell, none skipped by block pruning
   // (pruning.hpp; so far the CPU's tiled pass prunes).
   bool prune = true;
+  // > 0: a score pass that keeps nothing runs as one whose ring of whole
+  // columns would not fit (strip_plan.hpp: GridPlan::ring_rows): slots of
+  // this many rows (a power of two, at least kMinRingRows), pieces of one
+  // wave of groups; tests make the slots wrap on small inputs.
+  long long ring_rows = 0;
 };
 
 // The score kernels, each by a systematic name: sw_striped_s32_c8 (the
@@ -73,6 +78,6 @@ std::span<const KernelVariant> kernel_variants();
 GpuTuning tuning_for(const KernelVariant& v, GpuTuning base = {});
 
 // The keys of gpu-sw's --tune.
-extern const std::array<TuneKey<GpuTuning>, 11> gpu_tune_keys;
+extern const std::array<TuneKey<GpuTuning>, 12> gpu_tune_keys;
 
 }  // namespace gdp::pairwise

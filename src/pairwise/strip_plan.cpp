@@ -160,18 +160,34 @@ GridPlan plan_grid(const PassRequest& r, const KernelPlan& k, const GpuTuning& t
     piece = std::min(piece, std::max(1LL, kSavedPieceCells / std::max(1LL, r.m * wave)) * wave);
   }
   g.piece = std::min(piece, r.n);
-
-  g.strips = (g.piece + w - 1) / w;
-  g.blocks = std::min<long long>(static_cast<long long>(g.blocks_per_sm) * d.sms, (g.strips + kWarpsPerBlock - 1) / kWarpsPerBlock);
-  const long long warps = g.blocks * kWarpsPerBlock;
   // Groups of strips that one block sweeps, handing over in shared memory.
   g.group = tuning.group == 1 ? 1 : kWarpsPerBlock;
+  const long long wave_blocks = static_cast<long long>(g.blocks_per_sm) * d.sms;
+
+  auto place = [&](long long piece_columns) {
+    g.strips = (piece_columns + w - 1) / w;
+    g.blocks = std::min<long long>(wave_blocks, (g.strips + kWarpsPerBlock - 1) / kWarpsPerBlock);
+  };
+  place(g.piece);
+  const long long warps = g.blocks * kWarpsPerBlock;
   const long long groups = (g.strips + g.group - 1) / g.group;
   // Ring slots: twice the groups in flight keeps producers from waiting for
   // a free slot; the ring takes at most a quarter of the free memory.
   const long long column_bytes = r.m * r.edge_bytes;
   const long long affordable = static_cast<long long>(free_bytes / 4) / column_bytes;
-  g.slots = std::min({groups, 2 * warps / g.group, affordable});
+  const long long wanted = std::min(groups, 2 * warps / g.group);
+  const long long window = tuning.ring_rows > 0 ? std::max(tuning.ring_rows, kMinRingRows) : kRingRows;
+  if (!r.kept && r.m > window && (tuning.ring_rows > 0 || affordable < wanted)) {
+    // One wave of groups a piece, a slot a group.
+    g.piece = std::min(g.piece, wave_blocks * kWarpsPerBlock * w);
+    place(g.piece);
+    g.slots = (g.strips + g.group - 1) / g.group;
+    g.ring_rows = window, g.windowed = true;
+    g.fits = g.slots * window * r.edge_bytes <= static_cast<long long>(free_bytes / 4);
+    return g;
+  }
+  g.ring_rows = r.m;
+  g.slots = std::min(wanted, affordable);
   if (tuning.max_slots > 0) g.slots = std::min(g.slots, std::max(tuning.max_slots, 2LL));
   g.fits = g.slots >= 1 && (groups == 1 || g.slots >= 2);
   return g;

@@ -21,6 +21,11 @@ constexpr int kMaxStripWidth = 2 * kLanes * 64;
 // this many cells (under a minute at 2,000 GCUPS), each whole waves of
 // strips, so that no piece ends with warps idle.
 constexpr long long kSavedPieceCells = 100'000'000'000'000LL;
+// A ring slot of whole columns holds m rows; where slots enough for the
+// groups in flight would not fit, a slot holds a window of kRingRows rows
+// instead, which wraps (GridPlan::ring_rows).
+constexpr long long kRingRows = 4096;
+constexpr long long kMinRingRows = 64;
 // Columns past the target score this: at most 0, so never better than a real
 // one (16 columns a lane and more keep 8-bit profiles).
 template <int Cols>
@@ -100,6 +105,15 @@ struct GridPlan {
   long long blocks = 0;
   int group = 1;           // strips a block sweeps together
   long long slots = 0;     // ring slots
+  // Rows a ring slot holds: m, or (a pass that keeps nothing, whose ring of
+  // whole columns would hold fewer slots than the groups in flight want) a
+  // window of them, a power of two, that the slot's reader frees as it
+  // reads. Then each piece is one wave of groups, all running at once, a
+  // slot each, so that every slot's reader runs beside its writer: a
+  // writer a window ahead waits for its reader, never for a group not yet
+  // started, and the ring's memory no longer grows with m.
+  long long ring_rows = 0;
+  bool windowed = false;
   bool fits = true;        // false: too little memory for the ring
 };
 GridPlan plan_grid(const PassRequest& r, const KernelPlan& k, const GpuTuning& tuning, const DeviceLimits& d, int fit,

@@ -165,6 +165,46 @@ __device__ __forceinline__ bool wait_free_slot(const Params<Types>& p, const Nei
   return __shfl_sync(kFull, ok, 0);
 }
 
+// Row `row`'s place in a ring slot: rows lap over a windowed slot.
+template <class Types>
+__device__ __forceinline__ long long ring_at(const Params<Types>& p, long long slot, int row) {
+  return slot * p.ring_rows + ((row - 1) & p.ring_mask);
+}
+
+// A windowed ring's reader, at the start of its batch of rows upto - kBatch
+// + 1 .. upto: the rows before the batch are read (their values used), and
+// where they end a quarter of the window, it says so for the writer
+// (wait_ring_room), under the writer's group number as the slot's flag.
+// The warp's lanes read; lane 0 publishes.
+template <class Types, class Edge>
+__device__ __forceinline__ void note_ring_read(const Params<Types>& p, const Neighbours<Edge>& nb, int lane, int upto) {
+  const int used = upto - kBatch, quarter = (p.ring_mask + 1) / 4;
+  if (!p.read || used <= 0 || (used & (quarter - 1)) != 0) return;
+  __syncwarp();
+  if (lane == 0) {
+    ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> flag(p.read[nb.in_slot]);
+    flag.store(flag_value(nb.in_group, used), ::cuda::memory_order_release);
+  }
+}
+
+// A windowed ring's writer, before its rows base + 1 .. base + kBatch:
+// where they start a quarter of the window, it waits until the reader has
+// read the rows that the quarter writes over (those a window before it).
+// Its reader, the next group, runs beside it (a piece is one wave), and
+// reads rows written before. False, for the whole warp, if `abort` was set.
+template <class Types, class Edge>
+__device__ __forceinline__ bool wait_ring_room(const Params<Types>& p, const Neighbours<Edge>& nb, int lane, int base,
+                                               const int* abort) {
+  const int window = p.ring_mask + 1, quarter = window / 4;
+  if (!p.read || (base & (quarter - 1)) != 0 || base + quarter <= window) return true;
+  int ok = 1;
+  if (lane == 0)
+    ok = wait_flag(&p.read[nb.out_slot], flag_value(nb.out_group, base + quarter - window), abort);
+  ok = __shfl_sync(kFull, ok, 0);
+  __syncwarp();  // orders the other lanes' writes after lane 0's acquire
+  return ok;
+}
+
 // Lane 0's left edge for rows step+1 .. step+kBatch, one row a lane: the
 // matrix's column 0 (the cell's boundary) for the first strip, else the
 // right edge of the strip on the left (waiting for it). False, for the
@@ -189,11 +229,12 @@ __device__ __forceinline__ bool load_left_batch(const Params<Types>& p, const Ne
     if (lane < kBatch && row <= p.m) in = nb.in_link->rows[(row - 1) % kLinkRows];
     return true;
   }
+  note_ring_read(p, nb, lane, upto);  // the batch before this one is used: `in` holds this one's
   int ready = 1;
   if (lane == 0) ready = wait_flag(&p.flags[nb.in_slot], flag_value(nb.in_group, upto), abort);
   if (!__shfl_sync(kFull, ready, 0)) return false;
   __syncwarp();  // orders the other lanes' reads after lane 0's acquire
-  if (lane < kBatch && row <= p.m) in = load_cg(&p.ring[nb.in_slot * p.m + row - 1]);
+  if (lane < kBatch && row <= p.m) in = load_cg(&p.ring[ring_at(p, nb.in_slot, row)]);
   return true;
 }
 
@@ -208,16 +249,21 @@ __device__ __forceinline__ bool load_left_batch(const Params<Types>& p, const Ne
 __device__ __forceinline__ unsigned long long* tagged_ring(const Params<GotohTypes>& p) {
   return reinterpret_cast<unsigned long long*>(p.ring);
 }
+// In a windowed slot the same place holds the group's row of every lap:
+// the tag then also counts the lap (groups < slots there).
+__device__ __forceinline__ unsigned ring_tag(const Params<GotohTypes>& p, long long group, int row) {
+  return static_cast<unsigned>(group + static_cast<long long>((row - 1) >> p.ring_shift) * p.slots);
+}
 __device__ __forceinline__ void store_tagged(const Params<GotohTypes>& p, const Neighbours<GotohEdge>& nb, int row,
                                              GotohEdge x) {
-  const unsigned long long word = static_cast<unsigned long long>(static_cast<unsigned>(nb.out_group)) << 32 |
+  const unsigned long long word = static_cast<unsigned long long>(ring_tag(p, nb.out_group, row)) << 32 |
                                   (static_cast<unsigned>(x.e) & 0xffffu) << 16 | (static_cast<unsigned>(x.h) & 0xffffu);
-  ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> at(tagged_ring(p)[nb.out_slot * p.m + row - 1]);
+  ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> at(tagged_ring(p)[ring_at(p, nb.out_slot, row)]);
   at.store(word, ::cuda::memory_order_relaxed);
 }
 __device__ __forceinline__ unsigned long long load_tagged(const Params<GotohTypes>& p, const Neighbours<GotohEdge>& nb,
                                                           int row) {
-  ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> at(tagged_ring(p)[nb.in_slot * p.m + row - 1]);
+  ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device> at(tagged_ring(p)[ring_at(p, nb.in_slot, row)]);
   return at.load(::cuda::memory_order_relaxed);
 }
 // Starts loading lane k's row step + 1 + k (k < kBatch) of the left slot
@@ -235,7 +281,8 @@ __device__ __forceinline__ bool take_tagged_batch(const Params<GotohTypes>& p, c
                                                   const int* abort) {
   const int row = step + 1 + lane;
   const bool mine = lane < kBatch && row <= p.m;
-  const unsigned tag = static_cast<unsigned>(nb.in_group);
+  const unsigned tag = ring_tag(p, nb.in_group, step + 1);  // a batch lies within one lap
+  note_ring_read(p, nb, lane, min(step + kBatch, p.m));
   for (unsigned polls = 1; !__all_sync(kFull, !mine || static_cast<unsigned>(ahead >> 32) == tag); ++polls) {
     if (mine && static_cast<unsigned>(ahead >> 32) != tag) ahead = load_tagged(p, nb, row);
     if (polls % 64 == 0) {
@@ -272,13 +319,14 @@ __device__ __forceinline__ bool publish_edge(const Params<Types>& p, const Neigh
     (void)::cuda::ptx::mbarrier_arrive(&nb.out_link->written[slot]);
     return true;
   }
+  if (!wait_ring_room(p, nb, lane, base, abort)) return false;
   if constexpr (Tagged) {
     if (lane < kBatch && base + lane < r) store_tagged(p, nb, base + lane + 1, out);
     if (r < p.m) return true;
     // The last row: the slot's flag now only says that the group is done,
     // and with it done reading its own left slot (wait_free_slot).
   } else {
-    if (lane < kBatch && base + lane < r) store_cg(&p.ring[nb.out_slot * p.m + base + lane], out);
+    if (lane < kBatch && base + lane < r) store_cg(&p.ring[ring_at(p, nb.out_slot, base + lane + 1)], out);
   }
   __threadfence();
   __syncwarp();

@@ -39,9 +39,17 @@ struct Params {
   typename Types::Costs costs;
   long long strips, slots;
   int group;                     // strips a block sweeps together (1 or kWarpsPerBlock), handing over in shared memory
-  Edge* ring;                    // slots x m edge cells, between groups of strips
+  Edge* ring;                    // slots x ring_rows edge cells, between groups of strips
   unsigned long long* flags;     // per slot: group << 32 | rows published
   unsigned long long* ticket;
+  // Rows a ring slot holds (strip_plan.hpp: GridPlan::ring_rows): m, or a
+  // window of a power of two rows, row r at (r - 1) & ring_mask, which its
+  // reader frees as it reads: then `read` holds, per slot, the reading
+  // group << 32 | rows it has read, published every ring_rows / 4 rows.
+  long long ring_rows;
+  int ring_mask;                 // ring_rows - 1 where windowed, else -1 (every bit)
+  int ring_shift;                // log2(ring_rows) where windowed, else 31: a row's lap is (r - 1) >> ring_shift
+  unsigned long long* read;      // windowed: per slot, as above; else null
   // A target too long for one pass goes through in pieces, one launch each
   // (striped_score.cu). The first strip of a later piece takes its left
   // edge from the piece before, whose last strip writes its right edge.
@@ -59,6 +67,22 @@ struct Params {
   // s & rebase_mask == rebase_mask, and the reach (strip_plan.hpp: Rebase16).
   int rebase_mask, reach;
 };
+
+// The ring's shape in `p`, as planned; `flags` holds 2 x slots + 2 words
+// (the slots' flags, the ticket, the overflow flag, then the readers').
+template <class Types>
+void set_ring(Params<Types>& p, const GridPlan& g, typename Types::Edge* ring, unsigned long long* flags) {
+  p.slots = g.slots;
+  p.ring = ring;
+  p.flags = flags;
+  p.ticket = flags + g.slots;
+  p.ring_rows = g.ring_rows;
+  p.ring_mask = g.windowed ? static_cast<int>(g.ring_rows - 1) : -1;
+  p.ring_shift = 31;
+  if (g.windowed)
+    for (p.ring_shift = 0; (1LL << p.ring_shift) < g.ring_rows;) ++p.ring_shift;
+  p.read = g.windowed ? flags + g.slots + 2 : nullptr;
+}
 
 // A value of a few 32-bit words, word by word: what the warp shuffles and
 // the ring's cache-global loads and stores move a cell's values with.

@@ -149,8 +149,8 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   const long long strip_width = kp.strip_width, slots = gp.slots;
   w.q.reserve(static_cast<std::size_t>(m));
   w.sub.reserve(static_cast<std::size_t>(letters.rows * scheme.dim));
-  w.ring.reserve(static_cast<std::size_t>(slots * m), "cudaMalloc (boundary columns)");
-  w.flags.reserve(static_cast<std::size_t>(slots) + 2);  // the slots' flags, the ticket, the overflow flag
+  w.ring.reserve(static_cast<std::size_t>(slots * gp.ring_rows), "cudaMalloc (boundary columns)");
+  w.flags.reserve(static_cast<std::size_t>(2 * slots) + 2);  // set_ring's
   if (gp.piece < n || resumed) w.edges.reserve(static_cast<std::size_t>(2 * m), "cudaMalloc (edges between pieces)");
   GDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   // More pieces than planned where memory is short, each narrower than the
@@ -186,11 +186,8 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   p.dim = scheme.dim;
   p.rows = letters.rows;
   p.costs = GotohCosts{scheme.gap_open, g.open_extend, g.extend, shape.free_top, shape.left_open};
-  p.slots = slots;
+  set_ring(p, gp, w.ring.get(), w.flags.get());
   p.group = gp.group;
-  p.ring = w.ring.get();
-  p.flags = w.flags.get();
-  p.ticket = w.flags.get() + slots;
   p.overflow = sixteen ? reinterpret_cast<int*>(w.flags.get() + slots + 1) : nullptr;
   // The rebased kernel's offsets never come near it.
   p.overflow_at = kp.kind == KernelKind::s16_rebased ? INT_MAX : overflow_bound16(scheme);
@@ -233,10 +230,11 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
     piece_timer.restart();
     const long long width = std::min(piece, n - from), piece_strips = (width + strip_width - 1) / strip_width;
     GDP_CUDA_CHECK(cudaMemcpy(w.t.get(), t.data() + from, static_cast<std::size_t>(width), cudaMemcpyHostToDevice));
-    GDP_CUDA_CHECK(cudaMemset(w.flags.get(), 0, static_cast<std::size_t>(slots + 2) * sizeof(unsigned long long)));
+    GDP_CUDA_CHECK(cudaMemset(w.flags.get(), 0, static_cast<std::size_t>(2 * slots + 2) * sizeof(unsigned long long)));
     // The 16-bit kernels' ring rows are tagged with their group's number:
     // 0xff bytes are no group's, nor are the last launch's rows left there.
-    if (sixteen) GDP_CUDA_CHECK(cudaMemset(w.ring.get(), 0xff, static_cast<std::size_t>(slots * m) * sizeof(GotohEdge)));
+    if (sixteen)
+      GDP_CUDA_CHECK(cudaMemset(w.ring.get(), 0xff, static_cast<std::size_t>(slots * gp.ring_rows) * sizeof(GotohEdge)));
     p.n = static_cast<int>(width);
     p.strips = piece_strips;
     p.j_base = from;

@@ -106,8 +106,8 @@ LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, cons
   const long long strip_width = kp.strip_width, slots = gp.slots;
   w.q.reserve(static_cast<std::size_t>(m));
   w.sub.reserve(letters.sub.size());
-  w.ring.reserve(static_cast<std::size_t>(slots * m), "cudaMalloc (boundary columns)");
-  w.flags.reserve(static_cast<std::size_t>(slots) + 1);  // the slots' flags, the ticket
+  w.ring.reserve(static_cast<std::size_t>(slots * gp.ring_rows), "cudaMalloc (boundary columns)");
+  w.flags.reserve(static_cast<std::size_t>(2 * slots) + 2);  // set_ring's
   GDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   const long long piece = piece_within(req, kp, gp.piece, free_bytes + w.t.bytes() + w.last_s.bytes() + w.last_h.bytes());
   if (piece == 0) throw RunError("too little GPU memory is free for a strip of the target");
@@ -140,11 +140,8 @@ LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, cons
   p.dim = scheme.dim;
   p.rows = letters.rows;
   p.costs = GpuCosts{costs, borders ? w.top.get() : nullptr};
-  p.slots = slots;
+  set_ring(p, gp, w.ring.get(), w.flags.get());
   p.group = gp.group;
-  p.ring = w.ring.get();
-  p.flags = w.flags.get();
-  p.ticket = w.flags.get() + slots;
   p.last = LastRow{w.last_s.get(), row ? w.last_d.get() : nullptr, w.last_h.get()};
   std::vector<int> s_row, d_row, h_row;
   if (row) s_row.resize(static_cast<std::size_t>(n + 1)), d_row.resize(s_row.size()), h_row.resize(s_row.size());
@@ -158,7 +155,7 @@ LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, cons
   for (long long from = 0; from < n; from += piece) {
     const long long width = std::min(piece, n - from), piece_strips = (width + strip_width - 1) / strip_width;
     GDP_CUDA_CHECK(cudaMemcpy(w.t.get(), b.data() + from, static_cast<std::size_t>(width), cudaMemcpyHostToDevice));
-    GDP_CUDA_CHECK(cudaMemset(w.flags.get(), 0, static_cast<std::size_t>(slots + 1) * sizeof(unsigned long long)));
+    GDP_CUDA_CHECK(cudaMemset(w.flags.get(), 0, static_cast<std::size_t>(2 * slots + 2) * sizeof(unsigned long long)));
     p.n = static_cast<int>(width);
     p.strips = piece_strips;
     p.j_base = from;
