@@ -120,6 +120,33 @@ TEST_CASE("a saved 16-bit GPU pass that overflows goes on from its checkpoint in
   }
 }
 
+TEST_CASE("a saved GPU pass whose ring slots hold a window of rows goes on from its checkpoint",
+          "[gpu][pairwise][checkpoint]") {
+  // A query too long for slots of whole columns (strip_plan.hpp:
+  // GridPlan::ring_rows), its pieces of one wave, forced on a small pair.
+  if (test::skip_without_gpu()) return;
+  test::TempDir dir("checkpoint-gpu");
+  std::mt19937 rng(24);
+  const ScoringScheme dna = test::dna_scheme();
+  const auto q = test::random_ranks(rng, 3000, 4);
+  auto t = test::mutate(rng, q, 4, 0.05);
+  const auto tail = test::random_ranks(rng, 9000, 4);
+  t.insert(t.end(), tail.begin(), tail.end());
+  for (Mode mode : {Mode::local, Mode::global}) {
+    const Shape shape = shape_of(mode, dna);
+    const PassResult want = score_pass_scalar(q, t, dna, shape, {});
+    for (int bits : {16, 32}) {
+      GpuTuning tuning{.lane_columns = 8};
+      tuning.bits = bits, tuning.ring_rows = 64, tuning.piece_columns = 2048;
+      INFO(to_string(mode) << ", " << bits << " bits");
+      const Resumed r =
+          run_to_end(q, t, dna, shape, tuning, dir.path("window-" + std::to_string(bits) + std::string(to_string(mode))));
+      require_same_end(r.result, want);
+      CHECK(r.runs >= 5);
+    }
+  }
+}
+
 TEST_CASE("a checkpoint of another pass is refused by the GPU pass", "[gpu][pairwise][checkpoint]") {
   if (test::skip_without_gpu()) return;
   test::TempDir dir("checkpoint-gpu");
