@@ -16,12 +16,10 @@ GpuStats gpu_stats() { return gpu_stats_counters(); }
 
 PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
                           LastRow last_row, GpuTuning tuning, Progress* progress, const PassCheckpoint* checkpoint) {
-  if constexpr (have_cuda) {
-    const bool saved = checkpoint && checkpoint->wanted() && !last_row.h && !last_row.f;
-    return striped_pass(q, t, scheme, shape, device, last_row, tuning, nullptr, progress, saved ? checkpoint : nullptr);
-  } else {
+  if constexpr (have_cuda)
+    return striped_pass(q, t, scheme, shape, device, last_row, tuning, nullptr, progress, checkpoint);
+  else
     throw RunError(no_cuda_message);
-  }
 }
 
 std::optional<Alignment> align_gpu_chunked(Residues q, Residues t, const ScoringScheme& scheme, Mode mode,

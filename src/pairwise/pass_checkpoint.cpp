@@ -37,7 +37,7 @@ struct Fnv {
   }
 };
 
-std::optional<Header> read_header(std::ifstream& in, const std::string& path, std::uint64_t fingerprint,
+Header read_header(std::ifstream& in, const std::string& path, std::uint64_t fingerprint,
                                   std::int64_t m) {
   Header h{};
   in.read(reinterpret_cast<char*>(&h), sizeof h);
@@ -75,14 +75,14 @@ std::uint64_t pass_fingerprint(Residues q, Residues t, const ScoringScheme& sche
 SavedAt saved_at(const std::string& path, std::uint64_t fingerprint, std::int64_t m) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return {};
-  const Header h = *read_header(in, path, fingerprint, m);
+  const Header h = read_header(in, path, fingerprint, m);
   return {h.next_column, h.escalation};
 }
 
 std::optional<CheckpointState> load_checkpoint(const std::string& path, std::uint64_t fingerprint, std::int64_t m) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
-  const Header h = *read_header(in, path, fingerprint, m);
+  const Header h = read_header(in, path, fingerprint, m);
   CheckpointState s;
   s.next_column = h.next_column, s.escalation = h.escalation;
   s.best = {h.score, h.end_i, h.end_j};

@@ -318,7 +318,8 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
   // the one it escalates to.
   PassProgress counted(progress);
   Saving saving;
-  if (checkpoint && !kept && shape.end != End::last_row) {  // row m's H is not saved
+  // Only a pass that hands back no row is saved (row m is not in the file).
+  if (checkpoint && checkpoint->wanted() && !kept && !last_row.h && !last_row.f && shape.end != End::last_row) {
     saving.checkpoint = checkpoint;
     saving.fingerprint = pass_fingerprint(q, t, scheme, shape);
     const SavedAt at = saved_at(checkpoint->path, saving.fingerprint, m);
