@@ -71,7 +71,7 @@ struct Options {
   std::int64_t max_traceback_bytes = 0;
   // For gpu: a score pass of one pair on the GPU saved to this file as it
   // goes, and taken up from it (pass_checkpoint.hpp).
-  PassCheckpoint checkpoint;
+  PassCheckpoint checkpoint{};
 };
 
 // What the GPU passes of this process did so far.
