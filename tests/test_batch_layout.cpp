@@ -10,6 +10,8 @@
 using namespace gdp::pairwise;
 
 TEST_CASE("the layout sorts the targets longest first and writes each pair's letters interleaved", "[batch]") {
+  const int threads = GENERATE(1, 3, 7, 40);  // blocks of the pairs
+  INFO(threads << " threads");
   std::mt19937 rng(5);
   std::vector<std::vector<std::uint8_t>> store;
   for (int k = 0; k < 301; ++k) {
@@ -21,7 +23,7 @@ TEST_CASE("the layout sorts the targets longest first and writes each pair's let
   store.emplace_back(batch::kMaxTarget + 1, std::uint8_t{3});  // left to the long-pair engine
   const std::vector<Residues> targets(store.begin(), store.end());
   const batch::ByLength by_length = batch::by_length(targets);
-  const std::vector<std::uint32_t>& sorted = by_length.index;
+  const auto& sorted = by_length.index;
   std::size_t all_letters = 0;
   std::vector<std::int64_t> empty;
   for (std::size_t t = 0; t < targets.size(); ++t) {
@@ -43,7 +45,7 @@ TEST_CASE("the layout sorts the targets longest first and writes each pair's let
   for (const bool pairs16 : {false, true}) {
     for (const std::size_t begin : {std::size_t{0}, std::size_t{7}}) {
       INFO("pairs16 " << pairs16 << ", from " << begin);
-      const batch::Layout l = batch::lay_out(by_length, begin, sorted.size(), pairs16);
+      const batch::Layout l = batch::lay_out(by_length, begin, sorted.size(), pairs16, threads);
       const std::size_t step = pairs16 ? 2 : 1;
       REQUIRE(l.offset.size() == (sorted.size() - begin + step - 1) / step);
       // From the third pair on, through 3 threads.
@@ -76,7 +78,7 @@ TEST_CASE("a chunk's pieces: doubling shares of its columns, on whole bundles, e
     for (std::size_t k = 0; k < count; ++k) store.emplace_back(1 + rng() % 500, std::uint8_t{0});
     const std::vector<Residues> targets(store.begin(), store.end());
     const batch::ByLength sorted = batch::by_length(targets);
-    const batch::Layout l = batch::lay_out(sorted, 0, count, true);
+    const batch::Layout l = batch::lay_out(sorted, 0, count, true, 2);
     const std::vector<std::size_t> ends = batch::piece_ends(l);
     INFO(count << " targets, " << l.offset.size() << " pairs");
     REQUIRE(!ends.empty());
@@ -102,7 +104,7 @@ TEST_CASE("the kernels' results are filed under their targets, overflows in pair
   const std::vector<Residues> targets(store.begin(), store.end());
   const batch::ByLength sorted = batch::by_length(targets);
   for (const bool pairs16 : {true, false}) {
-    const batch::Layout l = batch::lay_out(sorted, 0, targets.size(), pairs16);
+    const batch::Layout l = batch::lay_out(sorted, 0, targets.size(), pairs16, 4);
     const std::size_t pairs = l.offset.size();
     std::vector<int> raw(4 * pairs);
     // Each target's result names it; every 1,000th pair overflows.

@@ -13,6 +13,19 @@ namespace gdp::pairwise::batch {
 
 int layout_threads() { return static_cast<int>(std::max(1u, std::min(16u, std::thread::hardware_concurrency()))); }
 
+int layout_threads(std::size_t items) {
+  constexpr std::size_t kItemsAThread = 16384;
+  return items < 2 * kItemsAThread ? 1 : layout_threads();
+}
+
+namespace {
+// Items [0, n) in `threads` blocks: block b's first item.
+std::size_t block_start(std::size_t n, std::size_t blocks, std::size_t b) { return n * b / blocks; }
+std::size_t block_count(std::size_t n, int threads) {
+  return std::clamp<std::size_t>(static_cast<std::size_t>(std::max(threads, 1)), 1, std::max<std::size_t>(n, 1));
+}
+}  // namespace
+
 ByLength by_length(const std::vector<Residues>& targets) {
   // A counting sort: start[kMaxTarget - n] is where the targets of n
   // letters go.
@@ -41,19 +54,37 @@ ByLength by_length(const std::vector<Residues>& targets) {
   return sorted;
 }
 
-Layout lay_out(const ByLength& sorted, std::size_t begin, std::size_t end, bool pairs16) {
+Layout lay_out(const ByLength& sorted, std::size_t begin, std::size_t end, bool pairs16, int threads) {
+  // Each block of pairs sums its columns, then writes its offsets from where
+  // the blocks before it end.
   Layout l;
   l.pairs16 = pairs16;
   l.sorted = &sorted, l.begin = begin, l.end = end;
-  const std::size_t step = pairs16 ? 2 : 1, pairs = (end - begin + step - 1) / step;
-  l.offset.resize(pairs), l.length.resize(pairs);
-  for (std::size_t k = begin, x = 0; k < end; k += step, ++x) {
-    const int na = sorted.length[k];
-    l.offset[x] = l.columns;
-    l.length[x] = na;
-    l.columns += na;
-    l.residues += na + (pairs16 && k + 1 < end ? sorted.length[k + 1] : 0);
-  }
+  const std::size_t step = pairs16 ? 2 : 1, pairs = (end - begin + step - 1) / step, blocks = block_count(pairs, threads);
+  l.offset.resize(pairs), l.length.resize(pairs);  // unset: the blocks' threads touch their pages first
+  std::vector<long long> columns(blocks + 1, 0);
+  std::vector<std::int64_t> residues(blocks, 0);
+  auto each_pair = [&](std::size_t b, auto&& body) {
+    for (std::size_t x = block_start(pairs, blocks, b); x < block_start(pairs, blocks, b + 1); ++x) {
+      const std::size_t k = begin + step * x;
+      body(x, sorted.length[k], pairs16 && k + 1 < end ? sorted.length[k + 1] : 0);
+    }
+  };
+  parallel_for(static_cast<std::int64_t>(blocks), static_cast<int>(blocks), [&](std::int64_t b) {
+    long long block_columns = 0;  // kept on the thread: the blocks' entries share cache lines
+    std::int64_t block_residues = 0;
+    each_pair(static_cast<std::size_t>(b), [&](std::size_t, int na, int nb) { block_columns += na, block_residues += na + nb; });
+    columns[static_cast<std::size_t>(b) + 1] = block_columns, residues[static_cast<std::size_t>(b)] = block_residues;
+  });
+  for (std::size_t b = 0; b < blocks; ++b) columns[b + 1] += columns[b], l.residues += residues[b];
+  l.columns = columns[blocks];
+  parallel_for(static_cast<std::int64_t>(blocks), static_cast<int>(blocks), [&](std::int64_t b) {
+    long long column = columns[static_cast<std::size_t>(b)];
+    each_pair(static_cast<std::size_t>(b), [&](std::size_t x, int na, int) {
+      l.offset[x] = column, l.length[x] = na;
+      column += na;
+    });
+  });
   return l;
 }
 

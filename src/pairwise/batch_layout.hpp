@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/no_fill_vector.hpp"
 #include "pairwise/pairwise.hpp"
 #include "pairwise/shape.hpp"
 
@@ -35,8 +36,8 @@ struct Layout {
   bool pairs16 = false;
   const ByLength* sorted = nullptr;
   std::size_t begin = 0, end = 0;  // sorted's targets it lays out
-  std::vector<long long> offset;   // a pair's first column
-  std::vector<int> length;         // its columns (its first target's letters)
+  NoFillVector<long long> offset;  // a pair's first column
+  NoFillVector<int> length;        // its columns (its first target's letters)
   std::int64_t residues = 0;
   long long columns = 0;
   std::size_t bytes() const { return static_cast<std::size_t>(columns) * (pairs16 ? 2 : 1); }
@@ -45,14 +46,16 @@ struct Layout {
   std::int64_t second(std::size_t k) const;
 };
 
-// The host threads the letters are written and the results filed on: the
-// cores, at most 16.
+// The host threads the pairs are laid out, the letters written and the
+// results filed on: the cores, at most 16; and for `items` items of work,
+// one where they are too few to repay waking the others.
 int layout_threads();
+int layout_threads(std::size_t items);
 
-// sorted's targets [begin, end) as pairs, two targets each for pairs16;
-// the layout refers to `sorted`, which must outlive it.
-Layout lay_out(const ByLength& sorted, std::size_t begin, std::size_t end, bool pairs16);
-Layout lay_out(ByLength&&, std::size_t, std::size_t, bool) = delete;
+// sorted's targets [begin, end) as pairs, two targets each for pairs16, on
+// `threads` threads; the layout refers to `sorted`, which must outlive it.
+Layout lay_out(const ByLength& sorted, std::size_t begin, std::size_t end, bool pairs16, int threads);
+Layout lay_out(ByLength&&, std::size_t, std::size_t, bool, int) = delete;
 
 // The letters of pairs [k0, k1) at `out` (pair k0's first column at
 // out[0]), a shorter second target padded with the letter `pad`; written on

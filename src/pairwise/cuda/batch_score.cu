@@ -389,7 +389,7 @@ void score_all(std::span<const Residues> queries, const std::vector<Residues>& t
   stats.database_chunks = std::max(stats.database_chunks, static_cast<int>(bounds.size()) - 1);
   if (bounds.size() == 2 && cached) {  // it fits: it stays
     cached->pairs16 = pairs16;
-    ChunkUpload upload(*cached, batch::lay_out(sorted, 0, taken, pairs16), targets, scheme.dim);
+    ChunkUpload upload(*cached, batch::lay_out(sorted, 0, taken, pairs16, batch::layout_threads(taken)), targets, scheme.dim);
     run_queries(*cached, true, &upload);
     cached->loaded = true;
     return;
@@ -401,7 +401,8 @@ void score_all(std::span<const Residues> queries, const std::vector<Residues>& t
     GDP_CUDA_CHECK(cudaSetDevice(r.device));
     DeviceChunk& c = streamed[b % 2];
     c.pairs16 = pairs16;
-    ChunkUpload u(c, batch::lay_out(sorted, bounds[b], bounds[b + 1], pairs16), targets, scheme.dim);
+    ChunkUpload u(c, batch::lay_out(sorted, bounds[b], bounds[b + 1], pairs16,
+                                       batch::layout_threads(bounds[b + 1] - bounds[b])), targets, scheme.dim);
     u.send(c.layout.offset.size());
     u.finish();
   };
