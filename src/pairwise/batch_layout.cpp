@@ -19,7 +19,7 @@ int layout_threads(std::size_t items) {
 }
 
 namespace {
-// Items [0, n) in `threads` blocks: block b's first item.
+// Items [0, n) in `blocks` blocks: block b's first item; and the blocks for `threads`.
 std::size_t block_start(std::size_t n, std::size_t blocks, std::size_t b) { return n * b / blocks; }
 std::size_t block_count(std::size_t n, int threads) {
   return std::clamp<std::size_t>(static_cast<std::size_t>(std::max(threads, 1)), 1, std::max<std::size_t>(n, 1));
