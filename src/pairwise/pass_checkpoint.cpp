@@ -37,8 +37,7 @@ struct Fnv {
   }
 };
 
-Header read_header(std::ifstream& in, const std::string& path, std::uint64_t fingerprint,
-                                  std::int64_t m) {
+Header read_header(std::ifstream& in, const std::string& path, std::uint64_t fingerprint, std::int64_t m) {
   Header h{};
   in.read(reinterpret_cast<char*>(&h), sizeof h);
   if (!in || std::memcmp(h.magic, kMagic, sizeof kMagic) != 0)
