@@ -485,6 +485,40 @@ TEST_CASE("GPU 16-bit passes equal the oracle on scores far above 32,767", "[gpu
     }
 }
 
+TEST_CASE("GPU rebased pass: a gap across a strip edge where the ring's 16-bit copies wrap", "[gpu][pairwise]") {
+  // The ring between strips carries H and es in 16 bits, which the rebased
+  // kernel reads modulo 65,536 (strip_handover.cuh: store_tagged). Here the
+  // one best path runs a horizontal gap across the edge after column 36,864
+  // (an edge at every strip width, 512 to 4,096 columns) in row 35,499,
+  // where H is 32,766 and es, 3 more, is past 32,767: the two copies lie on
+  // either side of the wrap.
+  if (test::skip_without_gpu()) return;
+  const ScoringScheme s = test::dna_scheme(1, -3, 3, 2);  // a gap of k letters costs 3 + 2k
+  constexpr int a = 35499, gap = 1400, b = 5000;         // row a, gap through column a + 1365 = 36,864
+  std::mt19937 rng(36864);
+  const auto before = test::random_ranks(rng, a, 4), after = test::random_ranks(rng, b, 4);
+  auto inserted = test::random_ranks(rng, gap, 4);
+  // The gap cannot slide: its first letter is not the next one's, its last not the one before.
+  inserted.front() = static_cast<std::uint8_t>((after.front() + 1) % 4);
+  inserted.back() = static_cast<std::uint8_t>((before.back() + 1) % 4);
+  std::vector<std::uint8_t> q(before), t(before);
+  q.insert(q.end(), after.begin(), after.end());
+  t.insert(t.end(), inserted.begin(), inserted.end());
+  t.insert(t.end(), after.begin(), after.end());
+  const Shape local = shape_of(Mode::local, s);
+  const PassResult cpu = score_pass_tiled(q, t, s, local, 8);
+  REQUIRE(cpu.score == a + b - (3 + 2 * gap));
+  for (int columns : {8, 16, 32, 64}) {
+    GpuTuning tuning{.lane_columns = columns, .group = 1};  // every strip's edge through the ring
+    tuning.kernel16 = Kernel16::rebased;
+    INFO("lane columns " << columns);
+    const PassResult gpu = score_pass_gpu(q, t, s, local, 0, {}, tuning);
+    REQUIRE(gpu.score == cpu.score);
+    REQUIRE(gpu.end_i == cpu.end_i);
+    REQUIRE(gpu.end_j == cpu.end_j);
+  }
+}
+
 TEST_CASE("GPU pass on a query of a few letters far apart in the alphabet", "[gpu][pairwise]") {
   // Score passes give the profile a row for each letter the query uses
   // only; the letters here are ranks 1, 3 and the last of 15 (C, T, N).

@@ -188,8 +188,13 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohP
       if (lane == 0) {  // the left strip's scores, and lane 31's low offsets, as offsets from this half's base
         const int lo_minus_hi = bases.lo - bases.hi;
         hl = pair(bh - bases.lo, low(h31) + lo_minus_hi);
-        // The first strip: E(i, 0) is minus infinity, so es = H(i, 0).
-        el = pair(max(be, bh) - bases.lo, low(e31) + lo_minus_hi);
+        // Column 0: E(i, 0) is minus infinity, so es = H(i, 0). Elsewhere
+        // es >= H already, and no max may be taken: the ring carries both in
+        // 16 bits, which the rebased kernel reads modulo 65,536 (pair keeps
+        // an offset's low half), and there the two can lie on either side
+        // of a wrap.
+        const int es_left = nb.first && !p.left_edge ? bh : be;
+        el = pair(es_left - bases.lo, low(e31) + lo_minus_hi);
         letter = pair(bl, static_cast<int>(letter31 & 0xffffu));
       }
 
