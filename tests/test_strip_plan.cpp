@@ -54,20 +54,34 @@ TEST_CASE("the plan picks each shape's kernel as measured", "[plan]") {
     REQUIRE(plan_kernel(local_dna(10000, 1000000), {}, h100).kind == KernelKind::s16_rows);
     REQUIRE(plan_kernel(local_dna(1000, 1000000), {}, h100).kind == KernelKind::s16_rows);
   }
-  SECTION("global, a last row, or scores beyond 8 bits: 32 bits") {
+  SECTION("global, semi-global, or a last row: the rebased kernel, where it rebases often enough") {
     PassRequest r = local_dna(100000, 1000000);
     r.local = false, r.anywhere = false;
     KernelPlan k = plan_kernel(r, {}, h100);
+    REQUIRE(k.kind == KernelKind::s16_rebased);
+    REQUIRE(k.lane_columns == 32);
+    REQUIRE(k.rebase.interval == 2048);
+    r = local_dna(1000, 1000);
+    r.last_h = r.last_f = true;
+    k = plan_kernel(r, {}, h100);
+    REQUIRE(k.kind == KernelKind::s16_rebased);
+    REQUIRE(k.lane_columns == 8);
+    // Gaps of 90 + 10k, scores of +-30: too few rows a base even at 8 columns.
+    r = local_dna(100000, 1000000);
+    r.local = false, r.anywhere = false, r.max_abs_score = 30, r.open_extend = 100;
+    k = plan_kernel(r, {}, h100);
     REQUIRE(k.kind == KernelKind::s32);
     REQUIRE(k.lane_columns == 16);
     r.n = 999999;
     REQUIRE(plan_kernel(r, {}, h100).lane_columns == 8);
-    r = local_dna(1000, 1000);
-    r.last_h = true;
-    REQUIRE(plan_kernel(r, {}, h100).kind == KernelKind::s32);
+  }
+  SECTION("bits=32, or scores beyond 8 bits: 32 bits") {
+    PassRequest r = local_dna(100000, 1000000);
+    r.local = false, r.anywhere = false;
+    REQUIRE(plan_kernel(r, {.bits = 32}, h100).kind == KernelKind::s32);
     r = local_dna(100000, 10000000);
     r.max_abs_score = 300;
-    k = plan_kernel(r, {}, h100);
+    KernelPlan k = plan_kernel(r, {}, h100);
     REQUIRE(k.kind == KernelKind::s32);
     REQUIRE(k.lane_columns == 8);
     REQUIRE(k.shared_bytes == 4u * 4 * 256 * 2);

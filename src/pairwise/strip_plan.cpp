@@ -86,11 +86,13 @@ Rebase16 rebase16_of(int open_extend, int max_abs_score, int lane_columns) {
   return {interval, p.reach};
 }
 
-KernelPlan plan_kernel(const PassRequest& r, const GpuTuning& tuning, const DeviceLimits& d) {
-  // Two 16-bit cells a register where they can hold the scores: local
-  // alignment's score and end cell, with 8-bit substitution scores.
-  const bool sixteen = tuning.bits != 32 && r.local && r.anywhere && !r.last_h && !r.last_f && !r.kept &&
-                       r.max_abs_score <= 127;
+namespace {
+
+// The plan in 32 bits, or (sixteen) with two 16-bit cells a register, in
+// the rebased kernel alone where `rebased_only`; an s32 plan where that
+// kernel cannot rebase often enough.
+KernelPlan plan_kernel_of(const PassRequest& r, const GpuTuning& tuning, const DeviceLimits& d, bool sixteen,
+                          bool rebased_only) {
   auto strip_width_of = [&](int columns) { return (sixteen ? 2 : 1) * kLanes * static_cast<long long>(columns); };
   // A block's profiles in shared memory: a row a query letter, a byte a
   // column (two with 8 columns in 32 bits, and in the row kernel, whose
@@ -121,7 +123,8 @@ KernelPlan plan_kernel(const PassRequest& r, const GpuTuning& tuning, const Devi
   auto rebase_of = [&](int columns) { return rebase16_of(r.open_extend, r.max_abs_score, columns); };
   int cols_rebased = cols_diagonal;
   while (cols_rebased > 8 && rebase_of(cols_rebased).interval == 0) cols_rebased /= 2;
-  const bool rebased = tuning.kernel16 == Kernel16::rebased && rebase_of(cols_rebased).interval > 0;
+  const bool rebased = (rebased_only || tuning.kernel16 == Kernel16::rebased) && rebase_of(cols_rebased).interval > 0;
+  if (sixteen && rebased_only && !rebased) return plan_kernel_of(r, tuning, d, false, false);
   KernelPlan k;
   k.kind = !sixteen  ? KernelKind::s32
            : rebased ? KernelKind::s16_rebased
@@ -137,6 +140,19 @@ KernelPlan plan_kernel(const PassRequest& r, const GpuTuning& tuning, const Devi
   k.shared_bytes = kernel_shared(k.lane_columns, rows);
   if (rebased) k.rebase = rebase_of(k.lane_columns);
   return k;
+}
+
+}  // namespace
+
+KernelPlan plan_kernel(const PassRequest& r, const GpuTuning& tuning, const DeviceLimits& d) {
+  // Two 16-bit cells a register where they can hold the scores (8-bit
+  // substitution scores): local alignment's score and end cell in any
+  // 16-bit kernel; every other pass but the traceback's kept one (global
+  // and semi-global shapes, row m for Myers-Miller) in the rebased kernel,
+  // whose cells hold any score.
+  const bool sixteen = tuning.bits != 32 && !r.kept && r.max_abs_score <= 127;
+  const bool local_score = r.local && r.anywhere && !r.last_h && !r.last_f;
+  return plan_kernel_of(r, tuning, d, sixteen, sixteen && !local_score);
 }
 
 GridPlan plan_grid(const PassRequest& r, const KernelPlan& k, const GpuTuning& tuning, const DeviceLimits& d, int fit,

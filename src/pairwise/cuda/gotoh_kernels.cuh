@@ -9,11 +9,13 @@ namespace gdp::pairwise::striped {
 using GotohParams = Params<GotohTypes>;
 using Kernel = void (*)(GotohParams);
 
-// The 16-bit kernels (local, End::anywhere, scores within +-127; two cells
-// a register, a strip of 64 * cols columns): the diagonal one
-// (striped_score16.cu) and the one with a warp on one row at a time
-// (striped_rows16.cu).
-Kernel striped16_kernel(int cols, bool rebased);
+// The 16-bit kernels (scores within +-127; two cells a register, a strip
+// of 64 * cols columns): the diagonal one (striped_score16.cu; plain, for
+// local End::anywhere passes, or rebased, for any pass, `local` or global,
+// `last_row` where row m is written to Params::last) and the one with a
+// warp on one row at a time (striped_rows16.cu; local End::anywhere
+// passes).
+Kernel striped16_kernel(int cols, bool rebased, bool local, bool last_row);
 Kernel striped_rows16_kernel(int cols);
 
 }  // namespace gdp::pairwise::striped

@@ -12,13 +12,15 @@ namespace gdp::pairwise::striped {
 // (when `batch_due`), from the tagged ring (loaded ahead, the next batch's
 // load started halfway through this one) or from a link or column 0; and
 // every 256 steps, whether any warp has found a score too large. Sets
-// `aborted`, for the whole warp, once the pass is to stop.
+// `aborted`, for the whole warp, once the pass is to stop. Column 0 is
+// local alignment's, or (Local false) global's.
+template <bool Local = true>
 __device__ __forceinline__ void step_left_inputs(const GotohParams& p, const Neighbours<GotohEdge>& nb, int lane, int step, int k,
                                                  bool batch_due, bool from_ring, unsigned long long& ahead,
                                                  GotohEdge& in, bool& aborted) {
   if (batch_due) {
     const bool ok = from_ring ? take_tagged_batch(p, nb, lane, step, ahead, in, p.overflow)
-                              : load_left_batch<GotohCell<true>>(p, nb, lane, step, in, p.overflow);
+                              : load_left_batch<GotohCell<Local>>(p, nb, lane, step, in, p.overflow);
     if (!ok) aborted = true;
   }
   if (from_ring && k == kBatch / 2) load_tagged_ahead(p, nb, lane, step - k + kBatch, ahead);

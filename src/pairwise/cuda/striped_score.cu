@@ -4,7 +4,8 @@
 // 32-bit kernel (strip_kernel.cuh) instantiated with GotohCell, or one of
 // the 16-bit kernels (striped_score16.cu, the diagonal one, plain or
 // rebased; striped_rows16.cu, the row one). Local passes without a last
-// row go to a 16-bit kernel where the scores allow; a pass whose score
+// row go to a 16-bit kernel where the scores allow, other passes to the
+// rebased one where it can rebase often enough; a local pass whose score
 // leaves the 16-bit range runs again in the rebased diagonal kernel, which
 // holds any score (its cells are offsets from 32-bit bases moved up every
 // few rows), or in 32 bits where the scores leave that kernel too few
@@ -50,7 +51,7 @@ Kernel kernel_for(bool local, bool anywhere) {
 Kernel kernel_of(const KernelPlan& k, const PassRequest& r) {
   if (k.kind == KernelKind::s16_rows) return striped_rows16_kernel(k.lane_columns);
   if (k.kind == KernelKind::s16_diagonal || k.kind == KernelKind::s16_rebased)
-    return striped16_kernel(k.lane_columns, k.kind == KernelKind::s16_rebased);
+    return striped16_kernel(k.lane_columns, k.kind == KernelKind::s16_rebased, r.local, wants_row(r) || r.last_f);
   if (r.kept) return kernel_for<kKeptCols, true>(r.local, r.anywhere);
   return k.lane_columns == 16 ? kernel_for<16>(r.local, r.anywhere) : kernel_for<8>(r.local, r.anywhere);
 }
@@ -164,7 +165,9 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   w.t.reserve(static_cast<std::size_t>(piece));
   if (want_row) w.last_h.reserve(static_cast<std::size_t>(piece + 1));
   if (last_row.f) w.last_f.reserve(static_cast<std::size_t>(piece + 1));
-  if (anywhere) w.strip_best.reserve(static_cast<std::size_t>(max_strips));
+  // The 16-bit kernels' local passes note their strips' best cells.
+  const bool strip_bests = anywhere || (kp.sixteen() && req.local);
+  if (strip_bests) w.strip_best.reserve(static_cast<std::size_t>(max_strips));
   const long long checkpoint_rows = kept ? m / kKeptRowsOf<GotohCell<true>> : 0;
   if (checkpoint_rows > 0)
     w.checkpoints.reserve(static_cast<std::size_t>(checkpoint_rows * gp.strips * strip_width), "cudaMalloc (checkpoints)");
@@ -193,7 +196,7 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   p.overflow_at = kp.kind == KernelKind::s16_rebased ? INT_MAX : overflow_bound16(scheme);
   p.rebase_mask = kp.rebase.interval - 1, p.reach = kp.rebase.reach;
   p.last = GotohLastRow{want_row ? w.last_h.get() : nullptr, last_row.f ? w.last_f.get() : nullptr};
-  p.strip_best = w.strip_best.get();
+  p.strip_best = strip_bests ? w.strip_best.get() : nullptr;
   p.checkpoints = checkpoint_rows > 0 ? w.checkpoints.get() : nullptr;
   p.padded_n = gp.strips * strip_width;
   p.kept_edges = kept ? w.kept_edges.get() : nullptr;

@@ -1,5 +1,7 @@
 // The striped score kernel with two 16-bit cells a register (Hopper's DPX
-// s16x2 instructions), for local alignment's score and end cell.
+// s16x2 instructions), for local alignment's score and end cell; the
+// rebased one for every other pass too (global and semi-global shapes,
+// row m's H and F for Myers-Miller).
 //
 // A warp sweeps a strip of 64 * Cols columns (Cols = 8, 16, 32 or 64) as 64
 // virtual lanes: the low halves of lane L's registers hold its Cols columns
@@ -27,6 +29,18 @@
 // only lane 0 converts its inputs: the left strip's scores and, for its
 // high half, lane 31's low offsets. What crosses between strips, and the
 // best cells, are 32-bit scores. In the plain kernel the bases stay 0.
+//
+// Global shapes (Local false, the rebased kernel only): the bounds of
+// rebased16.hpp hold for any Gotoh matrix whose row 0 and column 0 are
+// gap costs, so the same offsets serve; the bases start at row 0's H of
+// the column before each half's first, and the floor is the reach below
+// them, which no cell reaches. Row m's H and F go to p.last (Last: the
+// instantiations that may be asked for it), from the steps that compute
+// row m, all of them general steps; a global pass's result comes from
+// that row (striped_score.cu), or for End::anywhere from the strips' best
+// cells, as a local pass's. The shape and the last row are template
+// parameters, so that the local score pass's kernels hold no register for
+// them.
 //
 // Between strips (the ring and the links) the edge is H of the strip's last
 // column and es of the next strip's first column, not E. The ring's rows
@@ -77,19 +91,37 @@ __device__ __forceinline__ void load_pairs(const unsigned* a, const unsigned* b,
 // the high halves, and what follows from them.
 struct Bases {
   int lo = 0, hi = 0;
-  unsigned floor = 0;  // rebased16::floor_of
+  unsigned floor = 0;  // rebased16::floor_of; global shapes: the reach below the bases
 };
+
+// H(0, base + x) - H(0, base) of a global shape (gotoh_cell.hpp: top);
+// from base > 0, -x times the extension (0 where row 0 is free).
+__device__ __forceinline__ int top_offset(const GotohParams& p, long long base, long long x) {
+  return GotohCell<false>::top(p.costs, base + x).h - GotohCell<false>::top(p.costs, base).h;
+}
+__device__ __forceinline__ int top_extend(const GotohParams& p) { return p.costs.free_top ? 0 : p.costs.extend; }
+
+// Row m's cells of one half of a lane, as scores at p.last's columns
+// 1..n (0-based column j + c at [j + c + 1]): H after the row's step, or
+// F (fs less open + extend) before it.
+template <int Cols>
+__device__ __forceinline__ void keep_last16(int* out, const unsigned (&x)[Cols], bool high_half, long long j, int base,
+                                            int n) {
+#pragma unroll
+  for (int c = 0; c < Cols; ++c)
+    if (j + c < n) out[j + c + 1] = (high_half ? high(x[c]) : low(x[c])) + base;
+}
 
 // Moves the bases up to lane 0's first column's H (every lane at the same
 // step, all of their rows inside the query), and every offset the warp
 // holds with them: the rows, the diagonals, what each lane hands the next,
 // and the best cells.
-template <int Cols>
+template <int Cols, bool Local>
 __device__ __forceinline__ void rebase_warp(unsigned (&hp)[Cols], unsigned (&fs)[Cols], unsigned& diag, unsigned& hr,
                                             unsigned& er, Best16& best, Bases& b, int reach) {
   const int lo = __shfl_sync(kFull, low(hp[0]), 0), hi = __shfl_sync(kFull, high(hp[0]), 0);
   b.lo += lo, b.hi += hi;
-  b.floor = rebased16::floor_of(b.lo, b.hi, reach);
+  if constexpr (Local) b.floor = rebased16::floor_of(b.lo, b.hi, reach);
   rebased16::rebase<Cols>(hp, fs, lo, hi, b.floor);
   diag = rebased16::lowered(diag, lo, hi, b.floor);
   hr = rebased16::lowered(hr, lo, hi, b.floor);
@@ -97,8 +129,9 @@ __device__ __forceinline__ void rebase_warp(unsigned (&hp)[Cols], unsigned (&fs)
   best.a -= lo, best.b -= hi;
 }
 
-template <int Cols, bool Rebased>
+template <int Cols, bool Rebased, bool Local, bool Last>
 __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohParams p) {
+  static_assert(Local || (Rebased && Last), "global shapes need the rebased cells, and give their result in row m");
   constexpr int kHalf = kLanes * Cols;  // columns a half
   constexpr int kWidth = 2 * kHalf;
   extern __shared__ __align__(16) unsigned profiles16[];
@@ -146,20 +179,40 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohP
     if (!wait_free_slot(p, nb, lane, p.overflow)) continue;
 
     unsigned hp[Cols], fs[Cols];
+    unsigned diag = 0;
+    Bases bases;  // every cell below is an offset from them
+    // Row 0 of a high half that has not started yet (x: the column from the
+    // one before the half's first, where its base starts).
+    auto row0_high = [&](int x) { return Local ? 0 : -x * top_extend(p); };
+    if constexpr (Local) {
 #pragma unroll
-    for (int c = 0; c < Cols; ++c) {
-      hp[c] = 0;  // row 0 of local alignment
-      fs[c] = 0;  // F(1, c) + open + extend = H(0, c)
+      for (int c = 0; c < Cols; ++c) {
+        hp[c] = 0;  // row 0 of local alignment
+        fs[c] = 0;  // F(1, c) + open + extend = H(0, c)
+      }
+    } else {
+      const long long j_lo = p.j_base + s * kWidth;  // the column before the low halves' first
+      bases.lo = GotohCell<false>::top(p.costs, j_lo).h, bases.hi = GotohCell<false>::top(p.costs, j_lo + kHalf).h;
+      bases.floor = pair(-p.reach, -p.reach);
+#pragma unroll
+      for (int c = 0; c < Cols; ++c) {
+        hp[c] = pair(top_offset(p, j_lo, lane * Cols + c + 1), row0_high(lane * Cols + c + 1));
+        fs[c] = hp[c];  // F(1, c) + open + extend = H(0, c)
+      }
+      diag = pair(top_offset(p, j_lo, lane * Cols), row0_high(lane * Cols));
     }
     // hr: H of my last column; er: es of the next lane's first column, its E plus open + extend.
     // The left edge from a ring slot arrives tagged, loaded ahead.
     const bool from_ring = nb.in_slot >= 0;
     unsigned long long ahead = 0;
     if (from_ring) load_tagged_ahead(p, nb, lane, 0, ahead);
-    unsigned diag = 0, hr = 0, er = 0, letter = 0;
+    unsigned hr = 0, er = 0, letter = 0;
     GotohEdge in{0, neg_inf}, out{0, 0};
+    // The best cell so far (End::anywhere: local passes, and global ones
+    // given p.strip_best), from a score of 0 at (0, 0), as the 32-bit kernel's.
+    const bool track = Local || p.strip_best != nullptr;
     Best16 best;
-    Bases bases;  // every cell above is an offset from them
+    best.a = -bases.lo, best.b = -bases.hi;
     int q_now = 0, q_next = lane < m ? __ldg(p.q + lane) : 0;
 
     // One step of the wavefront: lane L's low half on row step - L + 1,
@@ -175,7 +228,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohP
         q_now = q_next;
         q_next = step + kLanes + lane < m ? __ldg(p.q + step + kLanes + lane) : 0;
       }
-      step_left_inputs(p, nb, lane, step, k, k == 0 && (kSteady || step < m), from_ring, ahead, in, aborted);
+      step_left_inputs<Local>(p, nb, lane, step, k, k == 0 && (kSteady || step < m), from_ring, ahead, in, aborted);
       // Inputs from the left: lane 0's low half from the strip on the left,
       // its high half from lane 31's low half one step ago.
       const unsigned h31 = __shfl_sync(kFull, hr, kLanes - 1), e31 = __shfl_sync(kFull, er, kLanes - 1);
@@ -204,19 +257,29 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohP
         unsigned sc[Cols];
         load_pairs<Cols>(profile + profile_word<Cols>(static_cast<int>(letter & 0xffffu), 0, 0, lane),
                          profile + profile_word<Cols>(static_cast<int>(letter >> 16), 1, 0, lane), sc);
+        const bool last_a = Last && !kSteady && ia == m, last_b = Last && !kSteady && ib == m;  // general steps only
+        if (p.last.f && last_a) keep_last16<Cols>(p.last.f, fs, false, ja, bases.lo - p.costs.open_extend, p.n);
+        if (p.last.f && last_b) keep_last16<Cols>(p.last.f, fs, true, ja + kHalf, bases.hi - p.costs.open_extend, p.n);
         unsigned es = el;
         rebased16::lane_row<Cols>(hp, fs, sc, es, diag, bases.floor, minus_oe, minus_ext);
         diag = hl;
         if (!active_b) {  // the high half has not started: it stays at row 0
 #pragma unroll
-          for (int c = 0; c < Cols; ++c) hp[c] &= 0xffffu, fs[c] &= 0xffffu;
-          diag &= 0xffffu;
+          for (int c = 0; c < Cols; ++c) {
+            hp[c] = (hp[c] & 0xffffu) | static_cast<unsigned>(row0_high(lane * Cols + c + 1)) << 16;
+            fs[c] = (fs[c] & 0xffffu) | static_cast<unsigned>(row0_high(lane * Cols + c + 1)) << 16;
+          }
+          diag = (diag & 0xffffu) | static_cast<unsigned>(row0_high(lane * Cols)) << 16;
         }
+        if (p.last.h && last_a) keep_last16<Cols>(p.last.h, hp, false, ja, bases.lo, p.n);
+        if (p.last.h && last_b) keep_last16<Cols>(p.last.h, hp, true, ja + kHalf, bases.hi, p.n);
         hr = hp[Cols - 1];
         er = es;
-        const unsigned row_max = row_max16<Cols, false>(hp);
-        if (!kSteady || any_better16(row_max, best))
-          note_better_kept16(p, hp, row_max, active_a, ia, active_b, ib, best, kept_a, kept_b);
+        if (track) {
+          const unsigned row_max = row_max16<Cols, false>(hp);
+          if (!kSteady || any_better16(row_max, best))
+            note_better_kept16(p, hp, row_max, active_a, ia, active_b, ib, best, kept_a, kept_b);
+        }
       }
 
       if (produces) {  // the strip's right edge: lane 31's high half, 63 rows behind lane 0's low half
@@ -246,13 +309,14 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohP
       while (step < m - 1 && !aborted) {
         do advance(step++, Steady{});
         while (step < m - 1 && (step & p.rebase_mask) != 0 && !aborted);
-        if ((step & p.rebase_mask) == 0) rebase_warp(hp, fs, diag, hr, er, best, bases, p.reach);
+        if ((step & p.rebase_mask) == 0) rebase_warp<Cols, Local>(hp, fs, diag, hr, er, best, bases, p.reach);
       }
     } else {
       for (; step + 1 <= m - 1 && !aborted; ++step) advance(step, Steady{});
     }
     for (; step < steps && !aborted; ++step) advance(step, General{});
     if (aborted) continue;  // the pass runs again in the rebased kernel
+    if (!track) continue;  // the result is row m's (p.last)
 
     best.a += bases.lo, best.b += bases.hi;
     if (best.ai > 0) best.aj = static_cast<int>(ja + first_max_column<Cols>(kept_a, false) + 1);
@@ -261,18 +325,20 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohP
   }
 }
 
-template <bool Rebased>
+template <bool Rebased, bool Local, bool Last>
 Kernel striped16_kernel_of(int cols) {
-  return cols == 64   ? striped_score16<64, Rebased>
-         : cols == 32 ? striped_score16<32, Rebased>
-         : cols == 16 ? striped_score16<16, Rebased>
-                      : striped_score16<8, Rebased>;
+  return cols == 64   ? striped_score16<64, Rebased, Local, Last>
+         : cols == 32 ? striped_score16<32, Rebased, Local, Last>
+         : cols == 16 ? striped_score16<16, Rebased, Local, Last>
+                      : striped_score16<8, Rebased, Local, Last>;
 }
 
 }  // namespace
 
-Kernel striped16_kernel(int cols, bool rebased) {
-  return rebased ? striped16_kernel_of<true>(cols) : striped16_kernel_of<false>(cols);
+Kernel striped16_kernel(int cols, bool rebased, bool local, bool last_row) {
+  if (!local) return striped16_kernel_of<true, false, true>(cols);
+  if (last_row) return striped16_kernel_of<true, true, true>(cols);
+  return rebased ? striped16_kernel_of<true, true, false>(cols) : striped16_kernel_of<false, true, false>(cols);
 }
 
 }  // namespace gdp::pairwise::striped
