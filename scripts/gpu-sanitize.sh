@@ -3,8 +3,8 @@
 # over small runs of the GPU paths: gpu-sw's every score kernel of the table
 # (--tune kernel=NAME), the 16-bit ones also on pairs scoring far past
 # 32,767 (the plain ones' passes then run again in the rebased one), its
-# 32-bit kernel in global mode with strips handing over in shared memory
-# and through a ring of two slots, and its chunked traceback; its database
+# global passes (the rebased 16-bit kernel) with strips handing over in
+# shared memory and through a ring of two slots, and its chunked traceback; its database
 # search (the 16-bit kernel at 12 and 16 rows a lane, streamed, the 32-bit
 # one) and batch alignment;
 # gpu-syntenic's score kernel at both widths, through a ring of
