@@ -4,7 +4,9 @@
 # (--tune kernel=NAME), the 16-bit ones also on pairs scoring far past
 # 32,767 (the plain ones' passes then run again in the rebased one), its
 # global passes (the rebased 16-bit kernel) with strips handing over in
-# shared memory and through a ring of two slots, and its chunked traceback; its database
+# shared memory and through a ring of two slots, and its chunked traceback
+# (its kept pass in the rebased kernel, local and global, far past 32,767,
+# and in 32 bits); its database
 # search (the 16-bit kernel at 12 and 16 rows a lane, streamed, the 32-bit
 # one) and batch alignment;
 # gpu-syntenic's score kernel at both widths, through a ring of
@@ -116,6 +118,14 @@ for tool in memcheck racecheck synccheck initcheck; do
   san "$tool" $sw --score-only --mode global "$work/q.fa" "$work/t.fa"
   san "$tool" $sw --score-only --mode global --tune group=1 --tune max_slots=2 "$work/q.fa" "$work/t.fa"
   san "$tool" $sw "$work/a.fa" "$work/b.fa"
+  # Kept passes in the rebased 16-bit kernel far past 32,767 at each of its
+  # columns a lane, and in 32 bits.
+  for cols in 8 16 32; do
+    san "$tool" $sw --tune lane_columns=$cols --match 5 --mismatch -5 --gap-open 5 --gap-extend 2 "$work/h10k.fa" "$work/h10k2.fa"
+  done
+  san "$tool" $sw --mode global --tune lane_columns=16 --match 5 --mismatch -5 --gap-open 5 --gap-extend 2 \
+    "$work/h10k.fa" "$work/h10k2.fa"
+  san "$tool" $sw --tune kernel=sw_striped_s32_c8 "$work/a.fa" "$work/b.fa"
   san "$tool" $sw --score-only --top 5 "$work/q1100.fa" "$work/db.fa"
   san "$tool" $sw --score-only --top 5 --tune db_chunk=20000 "$work/q1100.fa" "$work/db.fa"
   for rows in 12 16; do  # the 16-bit database-search kernel at each of its rows a lane

@@ -239,7 +239,7 @@ TEST_CASE("GPU alignment: Myers-Miller splits a pair until its parts fit the chu
       Options o{.mode = mode, .backend = Backend::gpu, .threads = 2};
       o.min_gpu_cells = 0;
       // Too little for the pair, enough for a half, a quarter or an eighth.
-      o.max_traceback_bytes = striped::kept_bytes(static_cast<long long>(q.size()), static_cast<long long>(t.size())) / (3 + round % 6);
+      o.max_traceback_bytes = striped::kept_bytes(static_cast<long long>(q.size()), static_cast<long long>(t.size()), true) / (3 + round % 6);
       const double walked_before = gpu_stats().traceback_seconds;
       const Alignment gpu = align(q, t, s, o);
       REQUIRE(gpu.score == cpu.score);
@@ -248,6 +248,64 @@ TEST_CASE("GPU alignment: Myers-Miller splits a pair until its parts fit the chu
       REQUIRE(rescore(gpu, q, t, s) == cpu.score);
       REQUIRE(gpu_stats().traceback_seconds > walked_before);  // parts went to the chunked walk
     }
+}
+
+TEST_CASE("GPU chunked traceback after a rebased 16-bit kept pass, on scores far above 32,767", "[gpu][pairwise]") {
+  // The kept pass runs in the rebased 16-bit kernel (kept strips of 256
+  // columns, 2 to 8 a warp) and keeps packed cells (kept_cell.hpp): here
+  // its cells cross 32,767 many times over, and 2^20 (where the packed H
+  // wraps), in whole pairs and in Myers-Miller's parts (a last row, a local
+  // start, corner gaps), at each of its columns a lane. The last scheme's
+  // gap costs leave the kernel too few rows a base: its kept pass runs in
+  // 32 bits.
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(65536);
+  struct Case {
+    const char* what;
+    ScoringScheme scheme;
+    int alphabet;
+    std::size_t m;
+    double rate;
+  };
+  const Case cases[] = {
+      {"DNA, 1% changed", test::dna_scheme(1, -3, 3, 2), 4, 40000, 0.01},
+      {"DNA scored in forties, past 2^20", test::dna_scheme(40, -40, 25, 10), 4, 30000, 0.01},
+      {"protein, BLOSUM62, 3% changed", test::protein_scheme(), 20, 12000, 0.03},
+      {"DNA with gaps too dear to rebase (32 bits)", test::dna_scheme(30, -30, 100, 10), 4, 3000, 0.03},
+  };
+  for (const Case& c : cases) {
+    const auto q = test::random_ranks(rng, c.m, c.alphabet);
+    auto t = test::mutate(rng, q, c.alphabet, c.rate);
+    const auto head = test::random_ranks(rng, 700, c.alphabet);
+    t.insert(t.begin(), head.begin(), head.end());  // the path starts in a later strip
+    const bool packed = striped::kept_in_rebased16(gap_costs(c.scheme).open_extend, c.scheme.max_abs_score(), 0);
+    for (Mode mode : all_modes) {
+      const PassResult cpu = score_pass_tiled(q, t, c.scheme, shape_of(mode, c.scheme), 8);
+      if (mode == Mode::local) REQUIRE(cpu.score > 32767);
+      for (int columns : {0, 16, 32}) {
+        INFO(c.what << ", mode " << to_string(mode) << ", m " << q.size() << " n " << t.size() << ", lane columns "
+                    << columns);
+        const GpuTuning tuning{.lane_columns = columns};
+        const auto whole = align_gpu_chunked(q, t, c.scheme, mode, 0, 0, nullptr, nullptr, tuning);
+        REQUIRE(whole.has_value());
+        REQUIRE(whole->score == cpu.score);
+        REQUIRE(whole->query_end == cpu.end_i);
+        REQUIRE(whole->target_end == cpu.end_j);
+        REQUIRE(rescore(*whole, q, t, c.scheme) == cpu.score);
+        // Myers-Miller's parts: too little memory for the pair, enough for a quarter.
+        Options o{.mode = mode, .backend = Backend::gpu, .threads = 2};
+        o.min_gpu_cells = 0;
+        o.tuning = tuning;
+        o.max_traceback_bytes =
+            striped::kept_bytes(static_cast<long long>(q.size()), static_cast<long long>(t.size()), packed) / 3;
+        const Alignment split = align(q, t, c.scheme, o);
+        REQUIRE(split.score == cpu.score);
+        REQUIRE(split.query_end == cpu.end_i);
+        REQUIRE(split.target_end == cpu.end_j);
+        REQUIRE(rescore(split, q, t, c.scheme) == cpu.score);
+      }
+    }
+  }
 }
 
 TEST_CASE("GPU pass and alignment agree with the OpenMP pass on 100,000 x 100,000", "[gpu][pairwise][large]") {

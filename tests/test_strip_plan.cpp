@@ -123,16 +123,48 @@ TEST_CASE("the plan picks each shape's kernel as measured", "[plan]") {
     REQUIRE(plain.lane_columns == 64);
     REQUIRE(plain.rebase.interval == 0);
   }
-  SECTION("the kept pass: 8 columns in 32 bits, one piece, strips in groups as any pass") {
+  SECTION("the kept pass: the rebased kernel (two kept strips a strip at 8 columns), one piece, strips in groups") {
     PassRequest r = local_dna(3000, 5000);
     r.kept = true;
+    const KernelPlan k = plan_kernel(r, {}, h100);
+    REQUIRE(k.kind == KernelKind::s16_rebased);
+    REQUIRE(k.lane_columns == kKeptCols);
+    REQUIRE(k.strip_width == 2 * kKeptWidth);
+    REQUIRE(k.rebase.interval > 0);
+    const GridPlan g = plan_grid(r, k, {}, h100, 4, std::size_t{1} << 30);
+    REQUIRE(g.group == kWarpsPerBlock);
+    REQUIRE(g.piece == 5000);
+    REQUIRE(g.strips == (5000 + 2 * kKeptWidth - 1) / (2 * kKeptWidth));
+    // A long target's: as its score pass's columns, at most kMaxKeptCols16.
+    PassRequest wide = local_dna(3000, 50000000);
+    REQUIRE(plan_kernel(wide, {}, h100).lane_columns == 64);
+    wide.kept = true;
+    const KernelPlan kw = plan_kernel(wide, {}, h100);
+    REQUIRE(kw.kind == KernelKind::s16_rebased);
+    REQUIRE(kw.lane_columns == kMaxKeptCols16);
+    // A global kept pass too, whatever 16-bit kernel was asked, at the columns asked.
+    r.local = false, r.anywhere = false, r.last_h = true;
+    GpuTuning rows;
+    rows.kernel16 = Kernel16::rows, rows.lane_columns = 16;
+    const KernelPlan global = plan_kernel(r, rows, h100);
+    REQUIRE(global.kind == KernelKind::s16_rebased);
+    REQUIRE(global.lane_columns == 16);
+  }
+  SECTION("the kept pass in 32 bits where the rebased kernel cannot rebase, or 32 bits are asked") {
+    PassRequest r = local_dna(3000, 5000);
+    r.kept = true;
+    r.open_extend = 100, r.max_abs_score = 30;
+    REQUIRE(rebase16_of(100, 30, 8).interval == 0);
     const KernelPlan k = plan_kernel(r, {}, h100);
     REQUIRE(k.kind == KernelKind::s32);
     REQUIRE(k.lane_columns == kKeptCols);
     const GridPlan g = plan_grid(r, k, {}, h100, 4, std::size_t{1} << 30);
-    REQUIRE(g.group == kWarpsPerBlock);
-    REQUIRE(g.piece == 5000);
     REQUIRE(g.strips == (5000 + kKeptWidth - 1) / kKeptWidth);
+    GpuTuning bits32;
+    bits32.bits = 32;
+    PassRequest asked = local_dna(3000, 5000);
+    asked.kept = true;
+    REQUIRE(plan_kernel(asked, bits32, h100).kind == KernelKind::s32);
   }
 }
 

@@ -23,17 +23,19 @@ PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, c
 }
 
 std::optional<Alignment> align_gpu_chunked(Residues q, Residues t, const ScoringScheme& scheme, Mode mode,
-                                           int device, std::int64_t max_bytes, Progress* score, Progress* traceback) {
+                                           int device, std::int64_t max_bytes, Progress* score, Progress* traceback,
+                                           const GpuTuning& tuning) {
   if constexpr (have_cuda)
-    return chunked_alignment(q, t, scheme, mode, device, max_bytes, score, traceback);
+    return chunked_alignment(q, t, scheme, mode, device, max_bytes, score, traceback, tuning);
   else
     return std::nullopt;
 }
 
 std::optional<PartStart> align_gpu_chunked_part(const Part& part, const ScoringScheme& scheme, int device,
-                                                std::int64_t max_bytes, Progress* progress, Cigar& cigar) {
+                                                std::int64_t max_bytes, Progress* progress, Cigar& cigar,
+                                                const GpuTuning& tuning) {
   if constexpr (have_cuda)
-    return chunked_part(part, scheme, device, max_bytes, progress, cigar);
+    return chunked_part(part, scheme, device, max_bytes, progress, cigar, tuning);
   else
     return std::nullopt;
 }

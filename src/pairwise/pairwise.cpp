@@ -76,7 +76,8 @@ Alignment align(Residues q, Residues t, const ScoringScheme& scheme, const Optio
   // pass's cells, counted by its own work (set once the end is known).
   Progress traceback(o.progress, o.score_only ? 0 : static_cast<std::uint64_t>(cells), 0);
   if (o.backend == Backend::gpu && !o.score_only && cells >= o.min_gpu_cells && cells > 0) {
-    if (auto a = align_gpu_chunked(q, t, scheme, o.mode, o.device, o.max_traceback_bytes, o.progress, &traceback))
+    if (auto a = align_gpu_chunked(q, t, scheme, o.mode, o.device, o.max_traceback_bytes, o.progress, &traceback,
+                                   o.tuning))
       return *a;
   }
   Timer stage;
@@ -96,7 +97,7 @@ Alignment align(Residues q, Residues t, const ScoringScheme& scheme, const Optio
     chunked = [&](const Part& part, Cigar& cigar) -> std::optional<PartStart> {
       if (static_cast<std::int64_t>(part.q.size()) * static_cast<std::int64_t>(part.t.size()) < o.min_gpu_cells)
         return std::nullopt;
-      auto start = align_gpu_chunked_part(part, scheme, o.device, o.max_traceback_bytes, &traceback, cigar);
+      auto start = align_gpu_chunked_part(part, scheme, o.device, o.max_traceback_bytes, &traceback, cigar, o.tuning);
       if (start) ++parts;
       return start;
     };

@@ -86,6 +86,10 @@ Rebase16 rebase16_of(int open_extend, int max_abs_score, int lane_columns) {
   return {interval, p.reach};
 }
 
+bool kept_in_rebased16(int open_extend, int max_abs_score, int tuning_bits) {
+  return tuning_bits != 32 && max_abs_score <= 127 && rebase16_of(open_extend, max_abs_score, kKeptCols).interval > 0;
+}
+
 namespace {
 
 // The plan in 32 bits, or (sixteen) with two 16-bit cells a register, in
@@ -115,7 +119,10 @@ KernelPlan plan_kernel_of(const PassRequest& r, const GpuTuning& tuning, const D
     while (columns > 8 && kernel_shared(columns, packed) > d.shared_per_block) columns /= 2;
     return columns;
   };
-  const int asked = r.kept ? kKeptCols : lane_columns(r.n, r.max_abs_score, tuning.lane_columns, sixteen);
+  // A kept pass: as a score pass in the rebased kernel, up to kMaxKeptCols16
+  // columns; 8 in 32 bits.
+  const int score_columns = lane_columns(r.n, r.max_abs_score, tuning.lane_columns, sixteen);
+  const int asked = !r.kept ? score_columns : sixteen ? std::min(score_columns, kMaxKeptCols16) : kKeptCols;
   const int cols_diagonal = fitting(asked, false), cols_rows = fitting(asked, true);
   // The rebased diagonal kernel holds any score, in bases moved every few
   // rows, fewer the wider the lane: narrower lanes where the scores leave
@@ -147,11 +154,11 @@ KernelPlan plan_kernel_of(const PassRequest& r, const GpuTuning& tuning, const D
 KernelPlan plan_kernel(const PassRequest& r, const GpuTuning& tuning, const DeviceLimits& d) {
   // Two 16-bit cells a register where they can hold the scores (8-bit
   // substitution scores): local alignment's score and end cell in any
-  // 16-bit kernel; every other pass but the traceback's kept one (global
-  // and semi-global shapes, row m for Myers-Miller) in the rebased kernel,
+  // 16-bit kernel; every other pass (global and semi-global shapes, row m
+  // for Myers-Miller, the traceback's kept pass) in the rebased kernel,
   // whose cells hold any score.
-  const bool sixteen = tuning.bits != 32 && !r.kept && r.max_abs_score <= 127;
-  const bool local_score = r.local && r.anywhere && !r.last_h && !r.last_f;
+  const bool sixteen = tuning.bits != 32 && r.max_abs_score <= 127;
+  const bool local_score = r.local && r.anywhere && !r.last_h && !r.last_f && !r.kept;
   return plan_kernel_of(r, tuning, d, sixteen, sixteen && !local_score);
 }
 

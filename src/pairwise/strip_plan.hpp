@@ -30,7 +30,8 @@ constexpr long long kMinRingRows = 64;
 // one (16 columns a lane and more keep 8-bit profiles).
 template <int Cols>
 constexpr int kPadScore = Cols >= 16 ? -128 : -1000;
-// The kept pass (the chunked traceback's phase 1): 8 columns a lane, a
+// The kept pass (the chunked traceback's phase 1): kept strips of 8
+// columns a lane (kKeptWidth; a 16-bit kernel's warp sweeps several), a
 // checkpoint row every kept_rows(...) rows, for a cell whose direction
 // bits take `dir_word_bytes` a lane and row: a chunk of those rows by a
 // strip holds 32 KiB of them, so that the walk's four chunks fit in shared
@@ -38,13 +39,21 @@ constexpr int kPadScore = Cols >= 16 ? -128 : -1000;
 // gpu-syntenic's 64-bit ones.
 constexpr int kKeptCols = 8;
 constexpr int kKeptWidth = kLanes * kKeptCols;
+// The rebased 16-bit kernel's kept passes: 8 to 32 columns a lane, Cols / 8
+// kept strips of kKeptWidth columns a half (a strip of 64 Cols columns).
+constexpr int kMaxKeptCols16 = 32;
 constexpr int kept_rows(std::size_t dir_word_bytes) { return static_cast<int>(32768 / (kLanes * dir_word_bytes)); }
 
 // Device memory a kept pass of m x n needs beyond an ordinary one (the
-// affine cell: 8-byte edges and checkpoints, 32-bit direction words).
-inline long long kept_bytes(long long m, long long n) {
-  const long long strips = (n + kKeptWidth - 1) / kKeptWidth;
-  return (strips * m + (m / kept_rows(4)) * strips * kKeptWidth) * 8;
+// affine cell, 32-bit direction words): 8-byte edges and checkpoints, or
+// `packed` 4-byte ones (kept_cell.hpp) and an anchor a chunk.
+inline long long kept_bytes(long long m, long long n, bool packed) {
+  // The widest 16-bit kept strip holds 2 * kMaxKeptCols16 / kKeptCols kept strips.
+  constexpr long long kWidest = 2 * kLanes * kMaxKeptCols16;
+  const long long strips = (n + kWidest - 1) / kWidest * (kWidest / kKeptWidth);
+  const long long rows = m / kept_rows(4);
+  return packed ? (strips * m + rows * strips * kKeptWidth + rows * strips) * 4
+                : (strips * m + rows * strips * kKeptWidth) * 8;
 }
 
 // The rebased diagonal 16-bit kernel's rebases (striped_score16.cu): each half of
@@ -60,6 +69,12 @@ struct Rebase16 {
 };
 constexpr int kMinRebaseInterval = 64;
 Rebase16 rebase16_of(int open_extend, int max_abs_score, int lane_columns);
+
+// Whether the chunked traceback's kept pass runs in the rebased 16-bit
+// kernel, which keeps packed cells (kept_cell.hpp), rather than in 32 bits
+// (8-byte cells): where 16 bits are not refused, the substitution scores
+// fit a byte and the kernel can rebase at 8 columns a lane.
+bool kept_in_rebased16(int open_extend, int max_abs_score, int tuning_bits);
 
 // What a pass asks for.
 struct PassRequest {

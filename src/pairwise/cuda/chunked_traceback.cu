@@ -4,9 +4,10 @@
 // Phase 1 is the score pass itself, run with Kept: it leaves every strip's
 // right edge (H and E down the strip's last column) and checkpoint rows (H
 // and F every 256 rows) in device memory: O(m*n/256) cells, not
-// O(m*n). The matrix is thereby cut into chunks of 256 rows by one
-// strip (256 columns), each of which can be recomputed alone from its top
-// row and its left column.
+// O(m*n), packed in 4 bytes each where the pass runs in the rebased 16-bit
+// kernel (kept_cell.hpp), else 8. The matrix is thereby cut into chunks of
+// 256 rows by one strip (256 columns), each of which can be recomputed
+// alone from its top row and its left column.
 //
 // Phases 2 and 3: the walk back from the end cell (chunk_walk.cuh) with
 // the Gotoh cell; its four warps recompute the two-by-two square of chunks
@@ -107,26 +108,29 @@ Alignment path_of(Walked& w, long long end_i, long long end_j, bool to_corner) {
 
 // Whether the kept pass of an m x n matrix fits in `max_bytes` of device
 // memory (0: half of what is free).
-bool kept_fits(long long m, long long n, int device, std::int64_t max_bytes) {
+bool kept_fits(long long m, long long n, const ScoringScheme& scheme, const GpuTuning& tuning, int device,
+               std::int64_t max_bytes) {
   GDP_CUDA_CHECK(cudaSetDevice(device));
   if (max_bytes == 0) {
     std::size_t free_bytes = 0, total_bytes = 0;
     GDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     max_bytes = static_cast<std::int64_t>(free_bytes / 2);
   }
-  return kept_bytes(m, n) <= max_bytes;
+  const bool packed = kept_in_rebased16(gap_costs(scheme).open_extend, scheme.max_abs_score(), tuning.bits);
+  return kept_bytes(m, n, packed) <= max_bytes;
 }
 
 }  // namespace
 
 std::optional<Alignment> chunked_alignment(Residues q, Residues t, const ScoringScheme& scheme, Mode mode, int device,
-                                           std::int64_t max_bytes, Progress* score_progress, Progress* traceback) {
+                                           std::int64_t max_bytes, Progress* score_progress, Progress* traceback,
+                                           const GpuTuning& tuning) {
   const long long m = static_cast<long long>(q.size()), n = static_cast<long long>(t.size());
-  if (m == 0 || n == 0 || !kept_fits(m, n, device, max_bytes)) return std::nullopt;
+  if (m == 0 || n == 0 || !kept_fits(m, n, scheme, tuning, device, max_bytes)) return std::nullopt;
 
   const Shape shape = shape_of(mode, scheme);
   Kept<GotohTypes> kept;
-  const PassResult end = striped_pass(q, t, scheme, shape, device, {}, GpuTuning{}, &kept, score_progress);
+  const PassResult end = striped_pass(q, t, scheme, shape, device, {}, tuning, &kept, score_progress);
   Alignment a;
   a.score = end.score;
   a.query_end = end.end_i;
@@ -148,9 +152,9 @@ std::optional<Alignment> chunked_alignment(Residues q, Residues t, const Scoring
 }
 
 std::optional<PartStart> chunked_part(const Part& part, const ScoringScheme& scheme, int device, std::int64_t max_bytes,
-                                      Progress* progress, Cigar& cigar) {
+                                      Progress* progress, Cigar& cigar, const GpuTuning& tuning) {
   const long long m = static_cast<long long>(part.q.size()), n = static_cast<long long>(part.t.size());
-  if (m == 0 || n == 0 || !kept_fits(m, n, device, max_bytes)) return std::nullopt;
+  if (m == 0 || n == 0 || !kept_fits(m, n, scheme, tuning, device, max_bytes)) return std::nullopt;
 
   // Column 0 is the gap from the top-left corner, at its open cost (or the
   // local start's zeros); row m's F says what a gap into the bottom-right
@@ -159,7 +163,7 @@ std::optional<PartStart> chunked_part(const Part& part, const ScoringScheme& sch
                                        : Shape{false, false, part.ends.top_open, End::corner};
   std::vector<int> h(static_cast<std::size_t>(n + 1)), f(h.size());
   Kept<GotohTypes> kept;
-  striped_pass(part.q, part.t, scheme, shape, device, LastRow{h.data(), f.data()}, GpuTuning{}, &kept, progress);
+  striped_pass(part.q, part.t, scheme, shape, device, LastRow{h.data(), f.data()}, tuning, &kept, progress);
   const int refund = scheme.gap_open - part.ends.bottom_open;  // what a gap into the corner costs less
   const long long into_h = h[static_cast<std::size_t>(n)];
   const long long into_f = static_cast<long long>(f[static_cast<std::size_t>(n)]) + refund;

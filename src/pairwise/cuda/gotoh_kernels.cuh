@@ -12,10 +12,12 @@ using Kernel = void (*)(GotohParams);
 // The 16-bit kernels (scores within +-127; two cells a register, a strip
 // of 64 * cols columns): the diagonal one (striped_score16.cu; plain, for
 // local End::anywhere passes, or rebased, for any pass, `local` or global,
-// `last_row` where row m is written to Params::last) and the one with a
+// `last_row` where row m is written to Params::last; `kept`: the chunked
+// traceback's kept pass, rebased, at most kMaxKeptCols16 columns a lane;
+// null for a combination it has no kernel for) and the one with a
 // warp on one row at a time (striped_rows16.cu; local End::anywhere
 // passes).
-Kernel striped16_kernel(int cols, bool rebased, bool local, bool last_row);
+Kernel striped16_kernel(int cols, bool rebased, bool local, bool last_row, bool kept = false);
 Kernel striped_rows16_kernel(int cols);
 
 }  // namespace gdp::pairwise::striped

@@ -33,16 +33,18 @@ PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, c
 // would take more than max_bytes of device memory (0: half the free
 // memory), or without CUDA. The score pass's cells are added to `score`,
 // the walk's progress to `traceback` (its total set here), either if set.
+// `tuning`: the kept pass's knobs, as a score pass's (bits, lane_columns).
 std::optional<Alignment> align_gpu_chunked(Residues q, Residues t, const ScoringScheme& scheme, Mode mode,
                                            int device, std::int64_t max_bytes = 0, Progress* score = nullptr,
-                                           Progress* traceback = nullptr);
+                                           Progress* traceback = nullptr, const GpuTuning& tuning = {});
 
 // The same for a part of Myers-Miller's (cpu/passes.hpp: Part): appends an
 // optimal path's runs to `cigar` (they re-score to its score with the
 // part's corner opens) and returns its start; nullopt as above. Its cells
 // are added to `progress` twice, once by the pass and once for the walk.
 std::optional<PartStart> align_gpu_chunked_part(const Part& part, const ScoringScheme& scheme, int device,
-                                                std::int64_t max_bytes, Progress* progress, Cigar& cigar);
+                                                std::int64_t max_bytes, Progress* progress, Cigar& cigar,
+                                                const GpuTuning& tuning = {});
 
 // The .cu files' side (CUDA builds only).
 struct GotohTypes;
@@ -57,10 +59,11 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
                         const PassCheckpoint* checkpoint = nullptr);
 // align_gpu_chunked (chunked_traceback.cu).
 std::optional<Alignment> chunked_alignment(Residues q, Residues t, const ScoringScheme& scheme, Mode mode, int device,
-                                           std::int64_t max_bytes, Progress* score, Progress* traceback);
+                                           std::int64_t max_bytes, Progress* score, Progress* traceback,
+                                           const GpuTuning& tuning);
 // align_gpu_chunked_part (chunked_traceback.cu).
 std::optional<PartStart> chunked_part(const Part& part, const ScoringScheme& scheme, int device, std::int64_t max_bytes,
-                                      Progress* progress, Cigar& cigar);
+                                      Progress* progress, Cigar& cigar, const GpuTuning& tuning);
 // The counters gpu_stats() reports, for the .cu files to add to.
 GpuStats& gpu_stats_counters();
 // Adds to gpu_stats()'s kernel seconds (and traceback seconds).

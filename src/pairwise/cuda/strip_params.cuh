@@ -60,6 +60,13 @@ struct Params {
   int4* strip_best;              // End::anywhere: per strip {score, i, j}
   Down* checkpoints;             // kept passes: the Down of every column after rows R, 2R, ... (R = kKeptRowsOf<Cell>)
   Edge* kept_edges;              // kept passes: strip s's right edge, row i at [s * m + i - 1]
+  // The rebased 16-bit kernel's kept passes, as the two above in packed
+  // cells (kept_cell.hpp), kept strips of kKeptWidth columns; and the
+  // anchors: H after row b * R of kept strip s's last column at
+  // [(b - 1) * (padded_n / kKeptWidth) + s].
+  unsigned* kept_packed_checkpoints;
+  unsigned* kept_packed_edges;
+  int* kept_anchors;
   long long padded_n;            // strips x strip width: a checkpoint row's length
   int* overflow;                 // 16-bit kernels: set to 1 when a score reached overflow_at; all warps then stop
   int overflow_at;

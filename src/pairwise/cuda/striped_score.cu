@@ -10,8 +10,10 @@
 // holds any score (its cells are offsets from 32-bit bases moved up every
 // few rows), or in 32 bits where the scores leave that kernel too few
 // rows. A target too long for one launch goes through in pieces, the right
-// edge of one the left edge of the next; a pass can keep what the chunked
-// traceback needs (chunk_recompute.cuh).
+// edge of one the left edge of the next. A pass can keep what the chunked
+// traceback needs (chunk_recompute.cuh): in the rebased kernel, in packed
+// cells (kept_cell.hpp), where it can rebase at 8 columns a lane, else in
+// the 32-bit kernel at 8 columns.
 #include <algorithm>
 #include <chrono>
 #include <climits>
@@ -30,6 +32,7 @@
 #include "pairwise/cuda/gotoh_kernels.cuh"
 #include "pairwise/cuda/strip_kernel.cuh"
 #include "pairwise/cuda/strip_progress.cuh"
+#include "pairwise/kept_cell.hpp"
 #include "pairwise/pass_checkpoint.hpp"
 #include "pairwise/query_letters.hpp"
 
@@ -51,7 +54,7 @@ Kernel kernel_for(bool local, bool anywhere) {
 Kernel kernel_of(const KernelPlan& k, const PassRequest& r) {
   if (k.kind == KernelKind::s16_rows) return striped_rows16_kernel(k.lane_columns);
   if (k.kind == KernelKind::s16_diagonal || k.kind == KernelKind::s16_rebased)
-    return striped16_kernel(k.lane_columns, k.kind == KernelKind::s16_rebased, r.local, wants_row(r) || r.last_f);
+    return striped16_kernel(k.lane_columns, k.kind == KernelKind::s16_rebased, r.local, wants_row(r) || r.last_f, r.kept);
   if (r.kept) return kernel_for<kKeptCols, true>(r.local, r.anywhere);
   return k.lane_columns == 16 ? kernel_for<16>(r.local, r.anywhere) : kernel_for<8>(r.local, r.anywhere);
 }
@@ -59,21 +62,25 @@ Kernel kernel_of(const KernelPlan& k, const PassRequest& r) {
 // Device memory kept between passes (Myers-Miller makes many): it only grows.
 struct Workspace {
   int device = -1;
-  cuda::DeviceArray<std::uint8_t> q, t;
-  cuda::DeviceArray<int> sub, last_h, last_f;
+  cuda::DeviceArray<std::uint8_t> q, t, walk_q;  // the query's letters as the profile's rows; walk_q: as ranks
+  cuda::DeviceArray<int> sub, last_h, last_f, walk_sub;  // sub: the profile's rows; walk_sub: the scheme's
   cuda::DeviceArray<GotohEdge> ring;
   cuda::DeviceArray<unsigned long long> flags;
   cuda::DeviceArray<int4> strip_best;
   cuda::DeviceArray<GotohDown> checkpoints;
   cuda::DeviceArray<GotohEdge> kept_edges;  // kept passes: every strip's right edge
+  cuda::DeviceArray<unsigned> packed_checkpoints, packed_edges;  // the rebased 16-bit kernel's kept passes: both packed
+  cuda::DeviceArray<int> anchors;                                // and their anchors
   cuda::DeviceArray<GotohEdge> edges;       // two columns of m rows: between pieces of a long target
   std::size_t bytes() const {
-    return q.bytes() + t.bytes() + sub.bytes() + last_h.bytes() + last_f.bytes() + ring.bytes() + flags.bytes() +
-           strip_best.bytes() + checkpoints.bytes() + kept_edges.bytes() + edges.bytes();
+    return q.bytes() + t.bytes() + walk_q.bytes() + sub.bytes() + walk_sub.bytes() + last_h.bytes() + last_f.bytes() +
+           ring.bytes() + flags.bytes() + strip_best.bytes() + checkpoints.bytes() + kept_edges.bytes() +
+           packed_checkpoints.bytes() + packed_edges.bytes() + anchors.bytes() + edges.bytes();
   }
   void release() {
-    q.release(), t.release(), sub.release(), last_h.release(), last_f.release(), ring.release(), flags.release(),
-        strip_best.release(), checkpoints.release(), kept_edges.release(), edges.release();
+    q.release(), t.release(), walk_q.release(), sub.release(), walk_sub.release(), last_h.release(), last_f.release(),
+        ring.release(), flags.release(), strip_best.release(), checkpoints.release(), kept_edges.release(),
+        packed_checkpoints.release(), packed_edges.release(), anchors.release(), edges.release();
   }
 };
 
@@ -119,9 +126,10 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
 
   // The profile needs a row for each letter the query uses, not for each
   // of the alphabet's (DNA's 15 letters include 11 ambiguity codes): less
-  // shared memory a block leaves room for more blocks an SM. Kept passes
-  // keep the alphabet's ranks, which the traceback reads.
-  const QueryLetters letters = kept ? QueryLetters{{}, {}, scheme.dim} : query_letters(q, scheme);
+  // shared memory a block leaves room for more blocks an SM. The
+  // traceback after a kept pass reads the alphabet's ranks (walk_q,
+  // walk_sub).
+  const QueryLetters letters = query_letters(q, scheme);
   PassRequest req;
   req.m = m, req.n = n, req.max_abs_score = scheme.max_abs_score(), req.profile_rows = letters.rows;
   req.open_extend = gap_costs(scheme).open_extend;
@@ -135,6 +143,7 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
 
   const KernelPlan kp = plan_kernel(req, tuning, limits);
   const Kernel kernel = kernel_of(kp, req);
+  if (!kernel) throw std::logic_error("no GPU kernel for this plan");
   GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kp.shared_bytes)));
   int fit = 0;
   GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, kWarpsPerBlock * kLanes, kp.shared_bytes));
@@ -168,17 +177,35 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   // The 16-bit kernels' local passes note their strips' best cells.
   const bool strip_bests = anywhere || (kp.sixteen() && req.local);
   if (strip_bests) w.strip_best.reserve(static_cast<std::size_t>(max_strips));
+  // Kept strips are kKeptWidth columns: a 16-bit kernel's strip holds 2 to
+  // 8, and keeps packed cells (kept_cell.hpp).
   const long long checkpoint_rows = kept ? m / kKeptRowsOf<GotohCell<true>> : 0;
-  if (checkpoint_rows > 0)
-    w.checkpoints.reserve(static_cast<std::size_t>(checkpoint_rows * gp.strips * strip_width), "cudaMalloc (checkpoints)");
-  if (kept) w.kept_edges.reserve(static_cast<std::size_t>(gp.strips * m), "cudaMalloc (kept strip edges)");
+  const auto checkpoint_cells = static_cast<std::size_t>(checkpoint_rows * gp.strips * strip_width);
+  const auto edge_cells = static_cast<std::size_t>(gp.strips * strip_width / kKeptWidth * m);
+  const bool packed = kept && kp.kind == KernelKind::s16_rebased;
+  if (packed) {
+    // Implied by the rebase (tests/test_kept_cell.cpp checks it over many schemes).
+    if (!kept_cell::packs(scheme.gap_open, gap_costs(scheme).open_extend, scheme.max_abs_score(), kKeptRowsOf<GotohCell<true>>))
+      throw std::logic_error("a kept pass in 16 bits whose cells do not pack");
+    w.packed_checkpoints.reserve(checkpoint_cells, "cudaMalloc (checkpoints)");
+    w.packed_edges.reserve(edge_cells, "cudaMalloc (kept strip edges)");
+    w.anchors.reserve(static_cast<std::size_t>(checkpoint_rows * gp.strips * strip_width / kKeptWidth), "cudaMalloc (anchors)");
+  } else if (kept) {
+    w.checkpoints.reserve(checkpoint_cells, "cudaMalloc (checkpoints)");
+    w.kept_edges.reserve(edge_cells, "cudaMalloc (kept strip edges)");
+  }
   stats().peak_memory_bytes = std::max(stats().peak_memory_bytes, w.bytes());
 
-  const Residues q_ranks = kept ? q : Residues(letters.q);
-  const int* sub_rows = kept ? scheme.scores.data() : letters.sub.data();
-  GDP_CUDA_CHECK(cudaMemcpy(w.q.get(), q_ranks.data(), q_ranks.size(), cudaMemcpyHostToDevice));
-  GDP_CUDA_CHECK(cudaMemcpy(w.sub.get(), sub_rows, static_cast<std::size_t>(letters.rows * scheme.dim) * sizeof(int),
-                            cudaMemcpyHostToDevice));
+  GDP_CUDA_CHECK(cudaMemcpy(w.q.get(), letters.q.data(), letters.q.size(), cudaMemcpyHostToDevice));
+  GDP_CUDA_CHECK(cudaMemcpy(w.sub.get(), letters.sub.data(),
+                            static_cast<std::size_t>(letters.rows * scheme.dim) * sizeof(int), cudaMemcpyHostToDevice));
+  if (kept) {
+    w.walk_q.reserve(static_cast<std::size_t>(m));
+    w.walk_sub.reserve(scheme.scores.size());
+    GDP_CUDA_CHECK(cudaMemcpy(w.walk_q.get(), q.data(), q.size(), cudaMemcpyHostToDevice));
+    GDP_CUDA_CHECK(cudaMemcpy(w.walk_sub.get(), scheme.scores.data(), scheme.scores.size() * sizeof(int),
+                              cudaMemcpyHostToDevice));
+  }
 
   const GapCosts g = gap_costs(scheme);
   GotohParams p{};
@@ -197,10 +224,15 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   p.rebase_mask = kp.rebase.interval - 1, p.reach = kp.rebase.reach;
   p.last = GotohLastRow{want_row ? w.last_h.get() : nullptr, last_row.f ? w.last_f.get() : nullptr};
   p.strip_best = strip_bests ? w.strip_best.get() : nullptr;
-  p.checkpoints = checkpoint_rows > 0 ? w.checkpoints.get() : nullptr;
+  p.checkpoints = kept && !packed ? w.checkpoints.get() : nullptr;
   p.padded_n = gp.strips * strip_width;
-  p.kept_edges = kept ? w.kept_edges.get() : nullptr;
-  if (kept) *kept = Kept<GotohTypes>{p.kept_edges, p.checkpoints, w.q.get(), w.t.get(), w.sub.get(), p.padded_n, kKeptRowsOf<GotohCell<true>>};
+  p.kept_edges = kept && !packed ? w.kept_edges.get() : nullptr;
+  p.kept_packed_checkpoints = packed ? w.packed_checkpoints.get() : nullptr;
+  p.kept_packed_edges = packed ? w.packed_edges.get() : nullptr;
+  p.kept_anchors = packed ? w.anchors.get() : nullptr;
+  if (kept)
+    *kept = Kept<GotohTypes>{p.kept_edges, p.checkpoints, w.walk_q.get(), w.t.get(), w.walk_sub.get(), p.padded_n,
+                             kKeptRowsOf<GotohCell<true>>, p.kept_packed_edges, p.kept_packed_checkpoints, p.kept_anchors};
 
   // Row m, where it is needed: all of it, or the corner alone.
   const bool whole_row = last_row.h || shape.end == End::last_row;

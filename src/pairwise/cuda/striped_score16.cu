@@ -1,7 +1,7 @@
 // The striped score kernel with two 16-bit cells a register (Hopper's DPX
 // s16x2 instructions), for local alignment's score and end cell; the
 // rebased one for every other pass too (global and semi-global shapes,
-// row m's H and F for Myers-Miller).
+// row m's H and F for Myers-Miller, the chunked traceback's kept pass).
 //
 // A warp sweeps a strip of 64 * Cols columns (Cols = 8, 16, 32 or 64) as 64
 // virtual lanes: the low halves of lane L's registers hold its Cols columns
@@ -42,12 +42,21 @@
 // parameters, so that the local score pass's kernels hold no register for
 // them.
 //
+// Kept (the rebased kernel at 8, 16 or 32 columns a lane): the pass keeps
+// what the chunked traceback needs (chunk_recompute.cuh) in packed cells
+// (kept_cell.hpp), in kept strips of kKeptWidth columns, Cols / 8 of them a
+// half: the lane of each one's last column writes its right edge every row
+// (H, and the next column's E: es - open - extend), with an anchor on
+// every kKeptRowsOf-th row, the rows of which every lane writes its cells
+// of (H, and F below).
+//
 // Between strips (the ring and the links) the edge is H of the strip's last
 // column and es of the next strip's first column, not E. The ring's rows
 // are tagged (strip_handover.cuh: take_tagged_batch), so a strip reading
 // one loads its next batch of rows during the batch before and waits for
 // no flag.
 #include "pairwise/cuda/striped16_common.cuh"
+#include "pairwise/kept_cell.hpp"
 #include "pairwise/rebased16.hpp"
 
 namespace gdp::pairwise::striped {
@@ -129,9 +138,40 @@ __device__ __forceinline__ void rebase_warp(unsigned (&hp)[Cols], unsigned (&fs)
   best.a -= lo, best.b -= hi;
 }
 
-template <int Cols, bool Rebased, bool Local, bool Last>
+// Kept: one half's cells of row i (the low half's at columns ja + 1 ..,
+// offsets from `base`) as a checkpoint row, where i is one; and, in the
+// lane of a kept strip's last column, that column as the strip's right
+// edge, and there its anchor. `first_strip`: the half's first kept strip.
+template <int Cols>
+__device__ __forceinline__ void keep_for_traceback16(const GotohParams& p, const unsigned (&hp)[Cols],
+                                                     const unsigned (&fs)[Cols], unsigned hr, unsigned er, bool high_half,
+                                                     int i, long long ja, long long first_strip, int base, int lane) {
+  static_assert(kKeptWidth % Cols == 0 && Cols % 4 == 0, "kept strips of whole lanes");
+  constexpr int kRows = kKeptRowsOf<GotohCell<true>>, kStripLanes = kKeptWidth / Cols;
+  const int oe = p.costs.open_extend, extend = p.costs.extend;
+  auto score = [&](unsigned x) { return (high_half ? high(x) : low(x)) + base; };
+  const bool checkpoint = i % kRows == 0 && i < p.m;
+  if (checkpoint) {
+    uint4* row = reinterpret_cast<uint4*>(p.kept_packed_checkpoints + (static_cast<long long>(i / kRows) - 1) * p.padded_n + ja);
+#pragma unroll
+    for (int c = 0; c < Cols; c += 4)
+      row[c / 4] = make_uint4(kept_cell::pack(score(hp[c]), score(fs[c]) - oe, extend),
+                              kept_cell::pack(score(hp[c + 1]), score(fs[c + 1]) - oe, extend),
+                              kept_cell::pack(score(hp[c + 2]), score(fs[c + 2]) - oe, extend),
+                              kept_cell::pack(score(hp[c + 3]), score(fs[c + 3]) - oe, extend));
+  }
+  if (lane % kStripLanes == kStripLanes - 1) {
+    const long long strip = first_strip + lane / kStripLanes;
+    const int h = score(hr);
+    p.kept_packed_edges[strip * p.m + i - 1] = kept_cell::pack(h, score(er) - oe, extend);
+    if (checkpoint) p.kept_anchors[(static_cast<long long>(i / kRows) - 1) * (p.padded_n / kKeptWidth) + strip] = h;
+  }
+}
+
+template <int Cols, bool Rebased, bool Local, bool Last, bool Kept>
 __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohParams p) {
   static_assert(Local || (Rebased && Last), "global shapes need the rebased cells, and give their result in row m");
+  static_assert(!Kept || Rebased, "kept passes run in the rebased cells");
   constexpr int kHalf = kLanes * Cols;  // columns a half
   constexpr int kWidth = 2 * kHalf;
   extern __shared__ __align__(16) unsigned profiles16[];
@@ -275,6 +315,12 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohP
         if (p.last.h && last_b) keep_last16<Cols>(p.last.h, hp, true, ja + kHalf, bases.hi, p.n);
         hr = hp[Cols - 1];
         er = es;
+        if constexpr (Kept) {
+          constexpr int kHalfStrips = kHalf / kKeptWidth;
+          if (active_a) keep_for_traceback16<Cols>(p, hp, fs, hr, er, false, ia, ja, 2 * s * kHalfStrips, bases.lo, lane);
+          if (active_b)
+            keep_for_traceback16<Cols>(p, hp, fs, hr, er, true, ib, ja + kHalf, (2 * s + 1) * kHalfStrips, bases.hi, lane);
+        }
         if (track) {
           const unsigned row_max = row_max16<Cols, false>(hp);
           if (!kSteady || any_better16(row_max, best))
@@ -327,15 +373,27 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohP
 
 template <bool Rebased, bool Local, bool Last>
 Kernel striped16_kernel_of(int cols) {
-  return cols == 64   ? striped_score16<64, Rebased, Local, Last>
-         : cols == 32 ? striped_score16<32, Rebased, Local, Last>
-         : cols == 16 ? striped_score16<16, Rebased, Local, Last>
-                      : striped_score16<8, Rebased, Local, Last>;
+  return cols == 64   ? striped_score16<64, Rebased, Local, Last, false>
+         : cols == 32 ? striped_score16<32, Rebased, Local, Last, false>
+         : cols == 16 ? striped_score16<16, Rebased, Local, Last, false>
+                      : striped_score16<8, Rebased, Local, Last, false>;
+}
+
+template <bool Local, bool Last>
+Kernel striped16_kept_of(int cols) {
+  return cols == 32   ? striped_score16<32, true, Local, Last, true>
+         : cols == 16 ? striped_score16<16, true, Local, Last, true>
+                      : striped_score16<8, true, Local, Last, true>;
 }
 
 }  // namespace
 
-Kernel striped16_kernel(int cols, bool rebased, bool local, bool last_row) {
+Kernel striped16_kernel(int cols, bool rebased, bool local, bool last_row, bool kept) {
+  if (kept) {
+    if (cols > kMaxKeptCols16 || !rebased) return nullptr;
+    if (!local) return striped16_kept_of<false, true>(cols);
+    return last_row ? striped16_kept_of<true, true>(cols) : striped16_kept_of<true, false>(cols);
+  }
   if (!local) return striped16_kernel_of<true, false, true>(cols);
   if (last_row) return striped16_kernel_of<true, true, true>(cols);
   return rebased ? striped16_kernel_of<true, true, false>(cols) : striped16_kernel_of<false, true, false>(cols);
