@@ -26,6 +26,16 @@ std::vector<std::pair<std::size_t, std::size_t>> gpu_shapes() {
           {45, 4099}, {9, 1025}};
 }
 
+// A pair that scores far above 32,767: `m` random letters and a copy with
+// `rate` of them changed.
+struct HighScoring {
+  const char* what;
+  ScoringScheme scheme;
+  int alphabet;
+  std::size_t m;
+  double rate;
+};
+
 void require_same_pass(Residues q, Residues t, const ScoringScheme& s, const Shape& shape, GpuTuning tuning) {
   std::vector<int> h1(t.size() + 1), f1(t.size() + 1), h2(t.size() + 1, -7), f2(t.size() + 1, -7);
   const PassResult a = score_pass_scalar(q, t, s, shape, LastRow{h1.data(), f1.data()});
@@ -260,20 +270,13 @@ TEST_CASE("GPU chunked traceback after a rebased 16-bit kept pass, on scores far
   // 32 bits.
   if (test::skip_without_gpu()) return;
   std::mt19937 rng(65536);
-  struct Case {
-    const char* what;
-    ScoringScheme scheme;
-    int alphabet;
-    std::size_t m;
-    double rate;
-  };
-  const Case cases[] = {
+  const HighScoring cases[] = {
       {"DNA, 1% changed", test::dna_scheme(1, -3, 3, 2), 4, 40000, 0.01},
       {"DNA scored in forties, past 2^20", test::dna_scheme(40, -40, 25, 10), 4, 30000, 0.01},
       {"protein, BLOSUM62, 3% changed", test::protein_scheme(), 20, 12000, 0.03},
       {"DNA with gaps too dear to rebase (32 bits)", test::dna_scheme(30, -30, 100, 10), 4, 3000, 0.03},
   };
-  for (const Case& c : cases) {
+  for (const HighScoring& c : cases) {
     const auto q = test::random_ranks(rng, c.m, c.alphabet);
     auto t = test::mutate(rng, q, c.alphabet, c.rate);
     const auto head = test::random_ranks(rng, 700, c.alphabet);
@@ -491,19 +494,12 @@ TEST_CASE("GPU 16-bit passes equal the oracle on scores far above 32,767", "[gpu
   if (test::skip_without_gpu()) return;
   std::mt19937 rng(33);
   const Shape local = shape_of(Mode::local, test::dna_scheme());
-  struct Case {
-    const char* what;
-    ScoringScheme scheme;
-    int alphabet;
-    std::size_t m;
-    double rate;
-  };
-  const Case cases[] = {
+  const HighScoring cases[] = {
       {"DNA, 1% changed", test::dna_scheme(), 4, 60000, 0.01},
       {"DNA scored in tens, a rebase every 64 steps", test::dna_scheme(30, -30, 30, 10), 4, 6000, 0.05},
       {"protein, BLOSUM62, 3% changed", test::protein_scheme(), 20, 24000, 0.03},
   };
-  for (const Case& c : cases) {
+  for (const HighScoring& c : cases) {
     const auto q = test::random_ranks(rng, c.m, c.alphabet);
     auto t = test::mutate(rng, q, c.alphabet, c.rate);
     t.insert(t.begin(), 3000, 1);  // the path starts in a later strip
