@@ -157,16 +157,27 @@ int check(const std::vector<std::uint8_t>& q, const std::vector<std::uint8_t>& t
   return largest;
 }
 
+// 2,000 random letters, a copy of them with 5% changed (2,100 letters),
+// and unrelated letters as long: the pairs scored in hundreds below.
+struct ThreeSequences {
+  std::vector<std::uint8_t> q, ta, tb;
+};
+ThreeSequences similar_beside_unrelated(std::mt19937& rng) {
+  ThreeSequences x;
+  x.q = test::random_ranks(rng, 2000, 4);
+  x.ta = test::mutate(rng, x.q, 4, 0.05);
+  x.ta.resize(2100, 1);
+  x.tb = test::random_ranks(rng, x.ta.size(), 4);
+  return x;
+}
+
 }  // namespace
 
 TEST_CASE("rebased 16-bit lanes of global shapes equal the 32-bit oracle's row m far beyond +-32,767", "[recurrence][rebased16]") {
   std::mt19937 rng(22);
   SECTION("DNA scored in hundreds: a similar pair (about 170,000) beside an unrelated one (far below)") {
     const ScoringScheme s = test::dna_scheme(100, -100, 100, 20);
-    const auto q = test::random_ranks(rng, 2000, 4);
-    auto ta = test::mutate(rng, q, 4, 0.05);
-    ta.resize(2100, 1);
-    const auto tb = test::random_ranks(rng, ta.size(), 4);
+    const auto [q, ta, tb] = similar_beside_unrelated(rng);
     for (const Mode mode : {Mode::global, Mode::semiglobal}) {
       CHECK(check<8>(q, ta, tb, s, mode) > 3 * 32767);
       check<32>(q, tb, ta, s, mode);
@@ -190,10 +201,7 @@ TEST_CASE("rebased 16-bit lanes equal the 32-bit oracle on scores far above 32,7
   std::mt19937 rng(21);
   SECTION("DNA scored in hundreds: a similar pair (about 170,000) beside an unrelated one") {
     const ScoringScheme s = test::dna_scheme(100, -100, 100, 20);
-    const auto q = test::random_ranks(rng, 2000, 4);
-    auto ta = test::mutate(rng, q, 4, 0.05);
-    ta.resize(2100, 1);
-    const auto tb = test::random_ranks(rng, ta.size(), 4);
+    const auto [q, ta, tb] = similar_beside_unrelated(rng);
     CHECK(check<8>(q, ta, tb, s) > 5 * 32767);
     check<32>(q, ta, tb, s);
     // The two halves swapped, and both similar: bases far apart in the two halves.
