@@ -243,7 +243,7 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohP
     }
     // hr: H of my last column; er: es of the next lane's first column, its E plus open + extend.
     // The left edge from a ring slot arrives tagged, loaded ahead.
-    const bool from_ring = nb.in_slot >= 0;
+    const bool from_ring = nb.in_slot >= 0, left_is_column0 = nb.first && !p.left_edge;
     unsigned long long ahead = 0;
     if (from_ring) load_tagged_ahead(p, nb, lane, 0, ahead);
     unsigned hr = 0, er = 0, letter = 0;
@@ -282,11 +282,12 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohP
         const int lo_minus_hi = bases.lo - bases.hi;
         hl = pair(bh - bases.lo, low(h31) + lo_minus_hi);
         // Column 0: E(i, 0) is minus infinity, so es = H(i, 0). Elsewhere
-        // es >= H already, and no max may be taken: the ring carries both in
-        // 16 bits, which the rebased kernel reads modulo 65,536 (pair keeps
+        // es >= H already. The rebased kernel may take no max: the ring
+        // carries both in 16 bits, which it reads modulo 65,536 (pair keeps
         // an offset's low half), and there the two can lie on either side
-        // of a wrap.
-        const int es_left = nb.first && !p.left_edge ? bh : be;
+        // of a wrap. The plain kernel's scores never wrap, and its max keeps
+        // this block free of a branch (bench/RESULTS.md).
+        const int es_left = !Rebased ? max(be, bh) : left_is_column0 ? bh : be;
         el = pair(es_left - bases.lo, low(e31) + lo_minus_hi);
         letter = pair(bl, static_cast<int>(letter31 & 0xffffu));
       }
