@@ -3,6 +3,7 @@
 // user-visible modes are shapes; so are the passes that Myers-Miller and the
 // start-finding of local and semi-global alignment make (pairwise.cpp).
 #include <cstdint>
+#include <vector>
 
 #include "pairwise/recurrence.hpp"
 
@@ -32,6 +33,15 @@ inline int left_h_of(const Shape& s, GapCosts g, std::int64_t i) {
 struct PassResult {
   int score = 0;
   std::int64_t end_i = 0, end_j = 0;  // cells are 1-based, 0 = boundary
+};
+
+// Optional output of a score pass: H and F of every `every`-th row (rows
+// every, 2 every, ... up to m), each as a LastRow of the pass over the
+// query's first r letters would be, for the traceback that splits the
+// matrix at them (cpu/passes.hpp: align_by_saved_rows).
+struct SavedRows {
+  std::int64_t every = 0;
+  std::vector<std::vector<int>> h, f;  // row k * every at [k - 1]
 };
 
 // Optional output of a pass: H and F of the last row, for Myers-Miller.

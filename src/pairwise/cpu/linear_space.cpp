@@ -8,6 +8,7 @@
 // takes it (the GPU's chunked traceback, once its kept edges fit).
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -19,7 +20,13 @@ namespace {
 class MyersMiller {
  public:
   MyersMiller(const ScoringScheme& s, const Options& options, const WholeAligner& whole, Cigar& out)
-      : s_(s), g_(gap_costs(s)), open_(s.gap_open), options_(options), whole_(whole), out_(out) {}
+      : s_(s),
+        g_(gap_costs(s)),
+        open_(s.gap_open),
+        best_substitution_(std::max(0, *std::max_element(s.scores.begin(), s.scores.end()))),
+        options_(options),
+        whole_(whole),
+        out_(out) {}
 
   void run(Residues a, Residues b, int tb, int te) {
     const std::int64_t M = static_cast<std::int64_t>(a.size()), N = static_cast<std::int64_t>(b.size());
@@ -79,7 +86,95 @@ class MyersMiller {
     return start;
   }
 
+  // align_by_saved_rows: the crossings of the saved rows from the end up
+  // (each row's H and F are the forward pass's, which a pass over any
+  // part from a's and b's first letters would give), then the parts between
+  // them from the top down. `score`: the best path's to the last cell.
+  // Returns where the path starts.
+  PartStart run_saved(Residues a, Residues b, bool local, const SavedRows& saved, int score, SavedRowsSplit& split) {
+    struct Piece {
+      std::int64_t i0, j0, i1, j1;  // a[i0, i1) x b[j0, j1)
+      int tb, te;
+      bool gap_above = false;  // a vertical gap spans the row above: two query letters before it
+    };
+    std::vector<Piece> pieces;  // from the end up
+    std::int64_t end_i = static_cast<std::int64_t>(a.size()), end_j = static_cast<std::int64_t>(b.size());
+    int te = open_;
+    long long need = score;  // the best path's to (end_i, end_j), whose gap into it opens at te
+    std::optional<PartStart> start;  // a local start found in a band
+    for (auto k = static_cast<std::int64_t>(saved.h.size()); k >= 1 && !start && end_i > 0; --k) {
+      const std::int64_t r = k * saved.every;
+      if (r >= end_i) continue;
+      const std::vector<int>& row_h = saved.h[static_cast<std::size_t>(k - 1)];
+      const std::vector<int>& row_f = saved.f[static_cast<std::size_t>(k - 1)];
+      std::int64_t j0 = band_start(row_h, row_f, end_j, end_i - r, need);
+      PassResult from;
+      Crossing c;
+      for (;;) {  // the band's columns from j0; all of them where the best path was not found there
+        Rows top(end_j - j0), bottom(end_j - j0);
+        std::copy(row_h.begin() + j0, row_h.begin() + end_j + 1, top.h.begin());
+        std::copy(row_f.begin() + j0, row_f.begin() + end_j + 1, top.f.begin());
+        from = reverse_pass(span(a, r, end_i), span(b, j0, end_j), te, local ? End::anywhere : End::corner, bottom);
+        c = crossing(top, bottom);
+        c.j += j0;
+        ++split.bands, split.cells += (end_i - r) * (end_j - j0);
+        if (std::max(c.score, local ? static_cast<std::int64_t>(from.score) : c.score) >= need || j0 == 0) break;
+        j0 = 0, ++split.widened;
+      }
+      if (local && from.score >= c.score) {  // it starts in the band
+        start = PartStart{end_i - from.end_i, end_j - from.end_j};
+        pieces.push_back({start->i, start->j, end_i, end_j, open_, te});
+      } else if (!c.spanning) {
+        pieces.push_back({r, c.j, end_i, end_j, open_, te});
+        end_i = r, end_j = c.j, te = open_;
+        need = row_h[static_cast<std::size_t>(c.j)];
+      } else {
+        pieces.push_back({r + 1, c.j, end_i, end_j, 0, te, true});
+        end_i = r - 1, end_j = c.j, te = 0;
+        // F(r, j) = max(H(r - 1, j) - open, F(r - 1, j)) - extend: the best
+        // path to (r - 1, j) whose gap into it opens free, less open + extend.
+        need = static_cast<long long>(row_f[static_cast<std::size_t>(c.j)]) + g_.open_extend;
+      }
+    }
+    if (!start) {  // the part above the highest crossing
+      if (local) {
+        start = run_local(span(a, 0, end_i), span(b, 0, end_j), te);
+      } else {
+        start = PartStart{};
+        run(span(a, 0, end_i), span(b, 0, end_j), open_, te);
+      }
+    }
+    for (auto p = pieces.rbegin(); p != pieces.rend(); ++p) {
+      if (p->gap_above) push_run(out_, Op::insertion, 2);
+      run(span(a, p->i0, p->i1), span(b, p->j0, p->j1), p->tb, p->te);
+    }
+    return *start;
+  }
+
  private:
+  static Residues span(Residues x, std::int64_t from, std::int64_t to) {
+    return x.subspan(static_cast<std::size_t>(from), static_cast<std::size_t>(to - from));
+  }
+
+  // The first column of saved row r (H and F: h, f) through which a path
+  // to (end_i, end_j), `rows` rows below, can still score `need`. From
+  // column j it takes at most min(rows, w) diagonal steps, each scoring at
+  // most best_substitution_, and at least w - rows horizontal ones, each
+  // costing at least extend (w = end_j - j); a vertical gap across the row
+  // is charged one open less. A local path that starts in the band, at
+  // column j, is no better than one through (r, j), whose H is at least 0.
+  std::int64_t band_start(const std::vector<int>& h, const std::vector<int>& f, std::int64_t end_j, std::int64_t rows,
+                          long long need) const {
+    for (std::int64_t j = 0; j < end_j; ++j) {
+      const long long w = end_j - j;
+      const long long reach = best_substitution_ * std::min<long long>(rows, w) -
+                              static_cast<long long>(g_.extend) * std::max<long long>(0, w - rows);
+      const auto x = static_cast<std::size_t>(j);
+      if (std::max<long long>(h[x], static_cast<long long>(f[x]) + open_) + reach >= need) return j;
+    }
+    return end_j;
+  }
+
   // H and F of a pass's last row.
   struct Rows {
     explicit Rows(std::int64_t n) : h(static_cast<std::size_t>(n + 1)), f(h.size()) {}
@@ -145,6 +240,7 @@ class MyersMiller {
   const ScoringScheme& s_;
   GapCosts g_;
   int open_;
+  long long best_substitution_;  // at least 0
   const Options& options_;
   const WholeAligner& whole_;
   Cigar& out_;
@@ -179,6 +275,15 @@ int align_linear_local_end(Residues q, Residues t, const ScoringScheme& scheme, 
                            PartStart& start, const WholeAligner& whole) {
   Cigar path;
   start = MyersMiller(scheme, options, whole, path).run_local(q, t, scheme.gap_open);
+  return append_rescored(q, t, scheme, start, std::move(path), cigar);
+}
+
+int align_by_saved_rows(Residues q, Residues t, const ScoringScheme& scheme, bool local, const SavedRows& saved,
+                        int score, const Options& options, Cigar& cigar, PartStart& start, const WholeAligner& whole,
+                        SavedRowsSplit* split) {
+  Cigar path;
+  SavedRowsSplit counted;
+  start = MyersMiller(scheme, options, whole, path).run_saved(q, t, local, saved, score, split ? *split : counted);
   return append_rescored(q, t, scheme, start, std::move(path), cigar);
 }
 

@@ -21,9 +21,10 @@ namespace gdp::pairwise {
 
 inline GapCosts gap_costs(const ScoringScheme& s) { return {s.gap_open + s.gap_extend, s.gap_extend}; }
 
-// The oracle: row by row, one cell at a time.
+// The oracle: row by row, one cell at a time; every saved->every-th row
+// into `saved` too, if given.
 PassResult score_pass_scalar(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape,
-                             LastRow last_row = {}, Progress* progress = nullptr);
+                             LastRow last_row = {}, Progress* progress = nullptr, SavedRows* saved = nullptr);
 
 // How score_pass_tiled cuts the matrix and prunes it. tile_side 0 chooses
 // the size from the matrix and leaves small matrices to the scalar pass;
@@ -96,6 +97,29 @@ int align_linear_global(Residues q, Residues t, const ScoringScheme& scheme, con
 // returns the alignment's score and its start.
 int align_linear_local_end(Residues q, Residues t, const ScoringScheme& scheme, const Options& options, Cigar& cigar,
                            PartStart& start, const WholeAligner& whole = {});
+
+// What align_by_saved_rows' reverse passes covered: bands, cells, and the
+// bands that went over all their columns after their window missed (none
+// where each band's score to beat was exact).
+struct SavedRowsSplit {
+  std::int64_t bands = 0, cells = 0, widened = 0;
+};
+
+// An optimal alignment of q x t that ends at its last cell, global (from
+// its first cell, gaps at both ends at the full open) or local (from
+// anywhere), from the rows a forward pass of that shape over q and a
+// longer t saved on its way (`saved`, the pass from q's first letter and
+// t's; `score`, its best path's to q x t's last cell): reverse passes from
+// the end, each over the band of rows up to the next saved row above, find
+// where the path crosses each saved row, or, local, that it starts in the
+// band; the parts between the crossings go to Myers-Miller (and `whole`).
+// A band's pass covers the columns from the first through which a path
+// could still reach the score to beat (about as many as the band has rows,
+// on similar pairs), all of them where that window misses it. Appends to
+// cigar and returns the score, and the start.
+int align_by_saved_rows(Residues q, Residues t, const ScoringScheme& scheme, bool local, const SavedRows& saved,
+                        int score, const Options& options, Cigar& cigar, PartStart& start,
+                        const WholeAligner& whole = {}, SavedRowsSplit* split = nullptr);
 
 // The end of every pass: `h` and `f` are row m (h[0] = H(m,0)); `anywhere`
 // is the best cell seen, for End::anywhere. Applies the end rule and hands

@@ -10,7 +10,7 @@ namespace {
 
 template <bool Local>
 PassResult run(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, LastRow last_row,
-               Progress* progress) {
+               Progress* progress, SavedRows* saved) {
   const GapCosts g = gap_costs(scheme);
   const std::int64_t m = static_cast<std::int64_t>(q.size()), n = static_cast<std::int64_t>(t.size());
   std::vector<int> H(static_cast<std::size_t>(n + 1)), F(static_cast<std::size_t>(n + 1), neg_inf);
@@ -30,6 +30,11 @@ PassResult run(Residues q, Residues t, const ScoringScheme& scheme, const Shape&
       if (shape.end == End::anywhere && h > best.score) best = {h, i, j};
     }
     if (progress) progress->add(static_cast<std::uint64_t>(n));
+    if (saved && i % saved->every == 0) {
+      saved->h.push_back(H);
+      saved->f.push_back(F);
+      saved->f.back()[0] = H[0];  // as finish_pass hands out a last row
+    }
   }
   return finish_pass(H, F, m, shape, best, last_row);
 }
@@ -37,9 +42,10 @@ PassResult run(Residues q, Residues t, const ScoringScheme& scheme, const Shape&
 }  // namespace
 
 PassResult score_pass_scalar(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape,
-                             LastRow last_row, Progress* progress) {
-  return shape.local ? run<true>(q, t, scheme, shape, last_row, progress)
-                     : run<false>(q, t, scheme, shape, last_row, progress);
+                             LastRow last_row, Progress* progress, SavedRows* saved) {
+  if (saved) saved->h.clear(), saved->f.clear();
+  return shape.local ? run<true>(q, t, scheme, shape, last_row, progress, saved)
+                     : run<false>(q, t, scheme, shape, last_row, progress, saved);
 }
 
 }  // namespace gdp::pairwise

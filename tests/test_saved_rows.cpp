@@ -1,0 +1,80 @@
+// align_by_saved_rows (cpu/linear_space.cpp): the traceback that splits a
+// pair at the rows its forward pass saved, against the scalar oracle, on
+// random and similar pairs with long gaps across those rows, local and
+// global, at many row spacings.
+#include <catch2/catch.hpp>
+#include <random>
+#include <vector>
+
+#include "pairwise/cpu/passes.hpp"
+#include "pairwise/modes.hpp"
+#include "random_inputs.hpp"
+
+using namespace gdp;
+using namespace gdp::pairwise;
+
+TEST_CASE("the split at a forward pass's saved rows aligns as the oracle scores, and re-scores", "[pairwise][saved-rows]") {
+  std::mt19937 rng(2718);
+  const ScoringScheme dna = test::dna_scheme(), blosum = test::protein_scheme();
+  const ScoringScheme cheap_gaps = test::dna_scheme(1, -1, 1, 1);
+  std::uniform_int_distribution<std::size_t> len(1, 320);
+  std::int64_t similar_cells = 0, similar_matrix = 0;  // the bands' windows on similar pairs, saving every 7th row
+  std::int64_t widened = 0;                            // bands whose window missed a score to beat set too high
+  for (int round = 0; round < 120; ++round) {
+    const bool protein = round % 3 == 2;
+    const ScoringScheme& s = protein ? blosum : round % 4 == 1 ? cheap_gaps : dna;
+    const int alphabet = protein ? 20 : round % 5 == 0 ? 2 : 4;
+    auto q = test::random_ranks(rng, len(rng), alphabet);
+    auto t = round % 3 ? test::mutate(rng, q, alphabet, 0.08) : test::random_ranks(rng, len(rng), alphabet);
+    if (round % 4 == 3) {  // query letters against nothing, across the saved rows
+      const auto block = test::random_ranks(rng, 20 + q.size() / 3, alphabet);
+      q.insert(q.begin() + static_cast<std::ptrdiff_t>(q.size() / 2), block.begin(), block.end());
+    }
+    if (t.empty()) continue;
+    const auto m = static_cast<std::int64_t>(q.size());
+    for (const bool local : {true, false})
+      for (const std::int64_t every : {std::int64_t{1}, std::int64_t{2}, std::int64_t{3}, std::int64_t{7},
+                                       std::int64_t{16}, std::int64_t{64}, m + 1}) {
+        INFO("round " << round << " m " << q.size() << " n " << t.size() << (local ? " local" : " global")
+                      << " every " << every);
+        SavedRows saved;
+        saved.every = every;
+        const PassResult pass =
+            score_pass_scalar(q, t, s, shape_of(local ? Mode::local : Mode::global, s), {}, nullptr, &saved);
+        REQUIRE(saved.h.size() == static_cast<std::size_t>(m / every));
+        if (local && pass.score == 0) continue;
+        const auto end_i = static_cast<std::size_t>(pass.end_i), end_j = static_cast<std::size_t>(pass.end_j);
+        Alignment a;
+        PartStart start;
+        SavedRowsSplit split;
+        const int score = align_by_saved_rows(Residues(q).first(end_i), Residues(t).first(end_j), s, local, saved,
+                                              pass.score, Options{}, a.cigar, start, {}, &split);
+        REQUIRE(score == pass.score);
+        // Each band's score to beat is its best path's: no window misses.
+        REQUIRE(split.widened == 0);
+        REQUIRE(split.cells <= pass.end_i * pass.end_j);
+        if (round % 3 && every == 7) similar_cells += split.cells, similar_matrix += pass.end_i * pass.end_j;
+        a.query_begin = start.i, a.target_begin = start.j;
+        a.query_end = pass.end_i, a.target_end = pass.end_j;
+        REQUIRE(rescore(a, q, t, s) == pass.score);
+        if (!local) REQUIRE((start.i == 0 && start.j == 0));
+        // A score to beat set too high or too low only widens the windows.
+        for (const int off : {-5, 1}) {
+          Alignment b = a;
+          b.cigar.clear();
+          SavedRowsSplit wide;
+          PartStart b_start;
+          REQUIRE(align_by_saved_rows(Residues(q).first(end_i), Residues(t).first(end_j), s, local, saved,
+                                      pass.score + off, Options{}, b.cigar, b_start, {}, &wide) == pass.score);
+          b.query_begin = b_start.i, b.target_begin = b_start.j;
+          REQUIRE(rescore(b, q, t, s) == pass.score);
+          REQUIRE(wide.cells >= split.cells);
+          widened += wide.widened;
+        }
+      }
+  }
+  // Left of the path, a band's pass would cover about half the matrix.
+  INFO(similar_cells << " of " << similar_matrix << " cells");
+  REQUIRE(similar_cells * 8 < similar_matrix);
+  REQUIRE(widened > 0);
+}
