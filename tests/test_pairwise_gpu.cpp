@@ -311,6 +311,62 @@ TEST_CASE("GPU chunked traceback after a rebased 16-bit kept pass, on scores far
   }
 }
 
+TEST_CASE("GPU score pass that saves rows saves the oracle's rows, and the split at them aligns", "[gpu][pairwise]") {
+  // score_pass_gpu_saving runs in the rebased 16-bit kernel, here far past
+  // 32,767 too and in pieces of the target; align() takes that path where a
+  // pair's kept edges do not fit (max_traceback_bytes), splitting it at the
+  // rows (cpu/passes.hpp: align_by_saved_rows), the parts to the chunked
+  // traceback.
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(4242);
+  const HighScoring cases[] = {
+      {"DNA, random", test::dna_scheme(), 4, 900, 1.0},
+      {"DNA, 5% changed", test::dna_scheme(2, -3, 6, 1), 4, 3000, 0.05},
+      {"DNA scored in forties, past 32,767", test::dna_scheme(40, -40, 25, 10), 4, 6000, 0.01},
+      {"protein, BLOSUM62", test::protein_scheme(), 20, 2500, 0.1},
+  };
+  for (const HighScoring& c : cases) {
+    const auto q = test::random_ranks(rng, c.m, c.alphabet);
+    auto t = c.rate < 1 ? test::mutate(rng, q, c.alphabet, c.rate) : test::random_ranks(rng, 3 * c.m, c.alphabet);
+    const auto head = test::random_ranks(rng, 300, c.alphabet);
+    t.insert(t.begin(), head.begin(), head.end());
+    for (Mode mode : {Mode::local, Mode::global})
+      for (const std::int64_t every : {std::int64_t{8}, std::int64_t{256}, std::int64_t{1024}, std::int64_t{7}})
+        for (long long piece : {0LL, 2048LL}) {
+          INFO(c.what << ", mode " << to_string(mode) << ", every " << every << ", piece " << piece);
+          const Shape shape = shape_of(mode, c.scheme);
+          SavedRows cpu_rows, gpu_rows;
+          cpu_rows.every = gpu_rows.every = every;
+          const PassResult cpu = score_pass_scalar(q, t, c.scheme, shape, {}, nullptr, &cpu_rows);
+          const auto gpu = score_pass_gpu_saving(q, t, c.scheme, shape, 0, GpuTuning{.piece_columns = piece}, nullptr,
+                                                 gpu_rows);
+          if (static_cast<std::size_t>(every) > c.m || every == 7) {  // no row to save, or not a power of two: it declines
+            REQUIRE_FALSE(gpu.has_value());
+            continue;
+          }
+          REQUIRE(gpu.has_value());
+          REQUIRE(gpu->score == cpu.score);
+          REQUIRE(gpu->end_i == cpu.end_i);
+          REQUIRE(gpu->end_j == cpu.end_j);
+          REQUIRE(gpu_rows.h == cpu_rows.h);
+          REQUIRE(gpu_rows.f == cpu_rows.f);
+        }
+    for (Mode mode : {Mode::local, Mode::global}) {
+      INFO(c.what << ", mode " << to_string(mode) << ", aligned");
+      const PassResult cpu = score_pass_scalar(q, t, c.scheme, shape_of(mode, c.scheme));
+      Options o{.mode = mode, .backend = Backend::gpu, .threads = 2};
+      o.min_gpu_cells = 0;
+      o.max_traceback_bytes =
+          striped::kept_bytes(static_cast<long long>(q.size()), static_cast<long long>(t.size()), true) / 3;
+      const Alignment a = align(q, t, c.scheme, o);
+      REQUIRE(a.score == cpu.score);
+      REQUIRE(a.query_end == cpu.end_i);
+      REQUIRE(a.target_end == cpu.end_j);
+      REQUIRE(rescore(a, q, t, c.scheme) == cpu.score);
+    }
+  }
+}
+
 TEST_CASE("GPU pass and alignment agree with the OpenMP pass on 100,000 x 100,000", "[gpu][pairwise][large]") {
   if (test::skip_without_gpu()) return;
   std::mt19937 rng(100000);

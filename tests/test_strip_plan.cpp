@@ -150,6 +150,15 @@ TEST_CASE("the plan picks each shape's kernel as measured", "[plan]") {
     REQUIRE(global.kind == KernelKind::s16_rebased);
     REQUIRE(global.lane_columns == 16);
   }
+  SECTION("a pass that saves rows: the rebased kernel, local or global, at the score pass's columns") {
+    PassRequest r = local_dna(3000, 5000000);
+    r.save_rows = true;
+    const KernelPlan local = plan_kernel(r, {}, h100);
+    REQUIRE(local.kind == KernelKind::s16_rebased);
+    REQUIRE(local.lane_columns == plan_kernel(local_dna(3000, 5000000), {}, h100).lane_columns);
+    r.local = false, r.anywhere = false;
+    REQUIRE(plan_kernel(r, {}, h100).kind == KernelKind::s16_rebased);
+  }
   SECTION("the kept pass in 32 bits where the rebased kernel cannot rebase, or 32 bits are asked") {
     PassRequest r = local_dna(3000, 5000);
     r.kept = true;

@@ -2,6 +2,9 @@
 // without it, the pass says so and the traceback declines.
 #include "pairwise/cuda/gpu_pass.hpp"
 
+#include <bit>
+#include <cstdint>
+
 #include "core/build.hpp"
 #include "core/error.hpp"
 
@@ -20,6 +23,20 @@ PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, c
     return striped_pass(q, t, scheme, shape, device, last_row, tuning, nullptr, progress, checkpoint);
   else
     throw RunError(no_cuda_message);
+}
+
+std::optional<PassResult> score_pass_gpu_saving(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape,
+                                                int device, GpuTuning tuning, Progress* progress, SavedRows& saved) {
+  if constexpr (have_cuda) {
+    if (!std::has_single_bit(static_cast<std::uint64_t>(saved.every)) || saved.every > static_cast<std::int64_t>(q.size()))
+      return std::nullopt;
+    saved.h.clear(), saved.f.clear();
+    const PassResult r = striped_pass(q, t, scheme, shape, device, {}, tuning, nullptr, progress, nullptr, &saved);
+    if (saved.every == 0) return std::nullopt;  // declined
+    return r;
+  } else {
+    return std::nullopt;
+  }
 }
 
 std::optional<Alignment> align_gpu_chunked(Residues q, Residues t, const ScoringScheme& scheme, Mode mode,

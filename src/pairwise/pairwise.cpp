@@ -8,6 +8,7 @@
 #include "pairwise/pairwise.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 #include <vector>
 
@@ -55,6 +56,66 @@ namespace {
 
 std::vector<std::uint8_t> reversed(Residues r) { return {r.rbegin(), r.rend()}; }
 
+// The rows a long pair's GPU score pass saves for align_by_saved_rows: its
+// parts between them (about this many rows and columns) fit the chunked
+// traceback, and the rows of a 10^7-letter query take 12 GB. A shorter
+// query (one whose kept edges were held to less memory) saves 8 rows.
+constexpr std::int64_t kSavedRowSpacing = 65536;
+
+// On the GPU, Myers-Miller's parts (and align_by_saved_rows') go whole to
+// the chunked traceback once their kept edges fit; `parts` counts them.
+WholeAligner chunked_parts(const ScoringScheme& scheme, const Options& o, Progress* traceback, int& parts) {
+  if (o.backend != Backend::gpu) return {};
+  return [&scheme, &o, traceback, &parts](const Part& part, Cigar& cigar) -> std::optional<PartStart> {
+    if (static_cast<std::int64_t>(part.q.size()) * static_cast<std::int64_t>(part.t.size()) < o.min_gpu_cells)
+      return std::nullopt;
+    auto start = align_gpu_chunked_part(part, scheme, o.device, o.max_traceback_bytes, traceback, cigar, o.tuning);
+    if (start) ++parts;
+    return start;
+  };
+}
+
+// A long pair's local or global alignment on the GPU where its kept edges
+// do not fit: the score pass saves every kSavedRowSpacing-th row, and the
+// traceback splits the pair at them (cpu/passes.hpp: align_by_saved_rows).
+// nullopt where the pass declines to save them.
+std::optional<Alignment> align_from_saved_rows(Residues q, Residues t, const ScoringScheme& scheme, const Options& o,
+                                               Progress& traceback) {
+  Timer stage;
+  const GpuStats before = gpu_stats();
+  SavedRows saved;
+  saved.every = static_cast<std::int64_t>(
+      std::bit_floor(std::clamp<std::uint64_t>(q.size() / 8, 1, static_cast<std::uint64_t>(kSavedRowSpacing))));
+  const auto end = score_pass_gpu_saving(q, t, scheme, shape_of(o.mode, scheme), o.device, o.tuning, o.progress, saved);
+  if (!end) return std::nullopt;
+  const double score_seconds = stage.seconds(), score_kernel = gpu_stats().kernel_seconds - before.kernel_seconds;
+  Alignment a = score_only_alignment(*end, o.mode);
+  if (a.empty()) return a;
+  a.has_begin = true;
+  // The reverse passes over the cells left of the path, and the parts: about
+  // the end's prefixes' cells.
+  traceback.set_total(static_cast<std::uint64_t>(a.query_end * a.target_end));
+  Options linear = o;
+  linear.progress = &traceback;
+  int parts = 0;
+  PartStart start;
+  SavedRowsSplit split;
+  const int score = align_by_saved_rows(q.first(static_cast<std::size_t>(a.query_end)),
+                                        t.first(static_cast<std::size_t>(a.target_end)), scheme,
+                                        o.mode == Mode::local, saved, a.score, linear, a.cigar, start,
+                                        chunked_parts(scheme, linear, &traceback, parts), &split);
+  if (score != a.score) throw std::logic_error("the split at saved rows scores " + std::to_string(score) + ", not " + std::to_string(a.score));
+  a.query_begin = start.i, a.target_begin = start.j;
+  const GpuStats after = gpu_stats();
+  spdlog::debug("alignment of {} x {}: score pass {:.3f} s ({:.3f} s in its kernel) saving {} rows; the split at them "
+                "{:.3f} s: {} reverse passes over {} cells ({} widened to the whole row), {} parts by the chunked "
+                "traceback; {:.3f} s in kernels, {:.3f} s of it in the parts' walks",
+                q.size(), t.size(), score_seconds, score_kernel, saved.h.size(), stage.seconds() - score_seconds,
+                split.bands, split.cells, split.widened, parts, after.kernel_seconds - before.kernel_seconds - score_kernel,
+                after.traceback_seconds - before.traceback_seconds);
+  return a;
+}
+
 }  // namespace
 
 Alignment score_only_alignment(const PassResult& end, Mode mode) {
@@ -79,6 +140,8 @@ Alignment align(Residues q, Residues t, const ScoringScheme& scheme, const Optio
     if (auto a = align_gpu_chunked(q, t, scheme, o.mode, o.device, o.max_traceback_bytes, o.progress, &traceback,
                                    o.tuning))
       return *a;
+    if (o.mode != Mode::semiglobal)
+      if (auto a = align_from_saved_rows(q, t, scheme, o, traceback)) return *a;
   }
   Timer stage;
   const Shape shape = shape_of(o.mode, scheme);
@@ -91,16 +154,8 @@ Alignment align(Residues q, Residues t, const ScoringScheme& scheme, const Optio
 
   // On the GPU, Myers-Miller's passes split the pair until a part's kept
   // edges fit, and the chunked traceback aligns that part whole.
-  WholeAligner chunked;
   int parts = 0;
-  if (o.backend == Backend::gpu)
-    chunked = [&](const Part& part, Cigar& cigar) -> std::optional<PartStart> {
-      if (static_cast<std::int64_t>(part.q.size()) * static_cast<std::int64_t>(part.t.size()) < o.min_gpu_cells)
-        return std::nullopt;
-      auto start = align_gpu_chunked_part(part, scheme, o.device, o.max_traceback_bytes, &traceback, cigar, o.tuning);
-      if (start) ++parts;
-      return start;
-    };
+  const WholeAligner chunked = chunked_parts(scheme, o, &traceback, parts);
 
   int score = 0;
   double begin_seconds = 0;

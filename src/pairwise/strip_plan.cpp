@@ -158,7 +158,7 @@ KernelPlan plan_kernel(const PassRequest& r, const GpuTuning& tuning, const Devi
   // for Myers-Miller, the traceback's kept pass) in the rebased kernel,
   // whose cells hold any score.
   const bool sixteen = tuning.bits != 32 && r.max_abs_score <= 127;
-  const bool local_score = r.local && r.anywhere && !r.last_h && !r.last_f && !r.kept;
+  const bool local_score = r.local && r.anywhere && !r.last_h && !r.last_f && !r.kept && !r.save_rows;
   return plan_kernel_of(r, tuning, d, sixteen, sixteen && !local_score);
 }
 

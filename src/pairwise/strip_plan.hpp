@@ -88,6 +88,7 @@ struct PassRequest {
   bool last_f = false;     // F of row m wanted
   bool kept = false;       // keep edges and checkpoints for the traceback
   bool saved = false;      // saved to a checkpoint file after each piece (pass_checkpoint.hpp)
+  bool save_rows = false;  // every few rows' H and F kept (shape.hpp: SavedRows): the rebased kernel
   int edge_bytes = 8;      // the cell's Edge: a ring slot holds ring_rows of them (GridPlan)
 };
 

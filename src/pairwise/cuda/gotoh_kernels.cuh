@@ -14,10 +14,12 @@ using Kernel = void (*)(GotohParams);
 // local End::anywhere passes, or rebased, for any pass, `local` or global,
 // `last_row` where row m is written to Params::last; `kept`: the chunked
 // traceback's kept pass, rebased, at most kMaxKeptCols16 columns a lane;
-// null for a combination it has no kernel for) and the one with a
+// `save_rows`: every Params::save_every-th row's H and F kept, rebased,
+// local without a last row or global; null for a combination it has no
+// kernel for) and the one with a
 // warp on one row at a time (striped_rows16.cu; local End::anywhere
 // passes).
-Kernel striped16_kernel(int cols, bool rebased, bool local, bool last_row, bool kept = false);
+Kernel striped16_kernel(int cols, bool rebased, bool local, bool last_row, bool kept = false, bool save_rows = false);
 Kernel striped_rows16_kernel(int cols);
 
 }  // namespace gdp::pairwise::striped

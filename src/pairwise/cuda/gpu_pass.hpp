@@ -25,6 +25,15 @@ PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, c
                           LastRow last_row = {}, GpuTuning tuning = {}, Progress* progress = nullptr,
                           const PassCheckpoint* checkpoint = nullptr);
 
+// The same pass (local End::anywhere, or global End::corner), saving every
+// saved.every-th row (a power of two) into `saved` as score_pass_scalar
+// does, for align_by_saved_rows. In the rebased 16-bit kernel; nullopt
+// where it cannot run the pass (the scoring leaves it too few rows a base,
+// or the rows would not fit in a quarter of the free memory), saves no
+// row, or every is no power of two.
+std::optional<PassResult> score_pass_gpu_saving(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape,
+                                                int device, GpuTuning tuning, Progress* progress, SavedRows& saved);
+
 // A full alignment by the chunked traceback (chunked_traceback.cu): the
 // score pass keeps its strip edges and checkpoint rows, then the chunks on
 // the path are recomputed and traced. Same score and end cell as the
@@ -56,7 +65,7 @@ struct Kept;
 // (striped_score.cu).
 PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
                         LastRow last_row, GpuTuning tuning, striped::Kept<GotohTypes>* kept, Progress* progress,
-                        const PassCheckpoint* checkpoint = nullptr);
+                        const PassCheckpoint* checkpoint = nullptr, SavedRows* saved = nullptr);
 // align_gpu_chunked (chunked_traceback.cu).
 std::optional<Alignment> chunked_alignment(Residues q, Residues t, const ScoringScheme& scheme, Mode mode, int device,
                                            std::int64_t max_bytes, Progress* score, Progress* traceback,

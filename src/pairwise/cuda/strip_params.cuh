@@ -67,6 +67,13 @@ struct Params {
   unsigned* kept_packed_checkpoints;
   unsigned* kept_packed_edges;
   int* kept_anchors;
+  // The rebased 16-bit kernel's passes that save rows (shape.hpp:
+  // SavedRows): row k * save_every's H and F at [(k - 1) * save_stride +
+  // j_base + j] (save_stride: the whole target's n + 1).
+  int* saved_h;
+  int* saved_f;
+  int save_every;  // a power of two
+  long long save_stride;
   long long padded_n;            // strips x strip width: a checkpoint row's length
   int* overflow;                 // 16-bit kernels: set to 1 when a score reached overflow_at; all warps then stop
   int overflow_at;

@@ -17,8 +17,10 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <future>
 #include <optional>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -54,7 +56,8 @@ Kernel kernel_for(bool local, bool anywhere) {
 Kernel kernel_of(const KernelPlan& k, const PassRequest& r) {
   if (k.kind == KernelKind::s16_rows) return striped_rows16_kernel(k.lane_columns);
   if (k.kind == KernelKind::s16_diagonal || k.kind == KernelKind::s16_rebased)
-    return striped16_kernel(k.lane_columns, k.kind == KernelKind::s16_rebased, r.local, wants_row(r) || r.last_f, r.kept);
+    return striped16_kernel(k.lane_columns, k.kind == KernelKind::s16_rebased, r.local, wants_row(r) || r.last_f, r.kept,
+                            r.save_rows);
   if (r.kept) return kernel_for<kKeptCols, true>(r.local, r.anywhere);
   return k.lane_columns == 16 ? kernel_for<16>(r.local, r.anywhere) : kernel_for<8>(r.local, r.anywhere);
 }
@@ -71,16 +74,19 @@ struct Workspace {
   cuda::DeviceArray<GotohEdge> kept_edges;  // kept passes: every strip's right edge
   cuda::DeviceArray<unsigned> packed_checkpoints, packed_edges;  // the rebased 16-bit kernel's kept passes: both packed
   cuda::DeviceArray<int> anchors;                                // and their anchors
+  cuda::DeviceArray<int> saved_h, saved_f;                       // passes that save rows (SavedRows)
   cuda::DeviceArray<GotohEdge> edges;       // two columns of m rows: between pieces of a long target
   std::size_t bytes() const {
     return q.bytes() + t.bytes() + walk_q.bytes() + sub.bytes() + walk_sub.bytes() + last_h.bytes() + last_f.bytes() +
            ring.bytes() + flags.bytes() + strip_best.bytes() + checkpoints.bytes() + kept_edges.bytes() +
-           packed_checkpoints.bytes() + packed_edges.bytes() + anchors.bytes() + edges.bytes();
+           packed_checkpoints.bytes() + packed_edges.bytes() + anchors.bytes() + saved_h.bytes() + saved_f.bytes() +
+           edges.bytes();
   }
   void release() {
     q.release(), t.release(), walk_q.release(), sub.release(), walk_sub.release(), last_h.release(), last_f.release(),
         ring.release(), flags.release(), strip_best.release(), checkpoints.release(), kept_edges.release(),
-        packed_checkpoints.release(), packed_edges.release(), anchors.release(), edges.release();
+        packed_checkpoints.release(), packed_edges.release(), anchors.release(), saved_h.release(), saved_f.release(),
+        edges.release();
   }
 };
 
@@ -107,6 +113,44 @@ struct RunResult {
   PassResult pass;
 };
 
+// The rows a pass saved on the device (row k's n + 1 cells at
+// (k - 1) * (n + 1), column 0 left out), into `saved` as score_pass_scalar
+// saves them, column 0's from column0(k). Each goes through a small
+// page-locked buffer (the bus's rate) into a vector written once; several
+// threads at a time, as writing fresh host memory is bound by its page
+// faults.
+constexpr long long kStagingCells = 1 << 22;
+template <class Column0>
+void copy_saved_rows(const int* h, const int* f, long long rows, long long n, int device, const Column0& column0,
+                     SavedRows& saved) {
+  saved.h.assign(static_cast<std::size_t>(rows), {});
+  saved.f.assign(static_cast<std::size_t>(rows), {});
+  auto copy_row = [n](const int* from, int first, int* staging, std::vector<int>& out) {
+    out.reserve(static_cast<std::size_t>(n + 1));
+    out.push_back(first);
+    for (long long j = 1; j <= n; j += kStagingCells) {
+      const long long count = std::min(kStagingCells, n + 1 - j);
+      GDP_CUDA_CHECK(cudaMemcpy(staging, from + j, static_cast<std::size_t>(count) * sizeof(int), cudaMemcpyDeviceToHost));
+      out.insert(out.end(), staging, staging + count);
+    }
+  };
+  const long long threads = std::clamp<long long>(std::thread::hardware_concurrency(), 1, 8);
+  std::vector<std::future<void>> copies;
+  for (long long c = 0; c < std::min(threads, rows); ++c)
+    copies.push_back(std::async(std::launch::async, [&, c] {
+      GDP_CUDA_CHECK(cudaSetDevice(device));
+      cuda::PinnedArray<int> staging;
+      staging.reserve(static_cast<std::size_t>(std::min(kStagingCells, n)), "cudaMallocHost (saved rows)");
+      for (long long k = 1 + c; k <= rows; k += threads) {
+        const long long at = (k - 1) * (n + 1);
+        const auto x = static_cast<std::size_t>(k - 1);
+        copy_row(h + at, column0(k), staging.get(), saved.h[x]);
+        copy_row(f + at, column0(k), staging.get(), saved.f[x]);
+      }
+    }));
+  for (auto& c : copies) c.get();
+}
+
 // The saving of a pass to its checkpoint file, where one is wanted.
 struct Saving {
   const PassCheckpoint* checkpoint = nullptr;
@@ -116,7 +160,7 @@ struct Saving {
 
 RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
                       LastRow last_row, const GpuTuning& tuning, Kept<GotohTypes>* kept, PassProgress& progress,
-                      const Saving& saving) {
+                      const Saving& saving, SavedRows* saved) {
   const long long m = static_cast<long long>(q.size()), n = static_cast<long long>(t.size());
   Workspace& w = workspace();
   if (w.device != device) w.release(), w.device = device;
@@ -136,6 +180,7 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   req.local = shape.local, req.anywhere = shape.end == End::anywhere;
   req.last_h = last_row.h != nullptr, req.last_f = last_row.f != nullptr, req.kept = kept != nullptr;
   req.saved = saving.checkpoint != nullptr;
+  req.save_rows = saved != nullptr;
   // Where the pass was saved before: its columns done, its best cell and
   // the edge of its next column.
   const std::optional<CheckpointState> resumed =
@@ -143,6 +188,9 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
 
   const KernelPlan kp = plan_kernel(req, tuning, limits);
   const Kernel kernel = kernel_of(kp, req);
+  // A pass that saves rows runs in the rebased kernel, or declines (every 0).
+  const auto decline = [&] { saved->every = 0; return RunResult{}; };
+  if (saved && (!kernel || kp.kind != KernelKind::s16_rebased)) return decline();
   if (!kernel) throw std::logic_error("no GPU kernel for this plan");
   GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kp.shared_bytes)));
   int fit = 0;
@@ -155,6 +203,8 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
     throw RunError("a query of " + std::to_string(m) + " letters needs " + std::to_string((8 * m * 8) >> 20) +
                    " MiB of GPU memory for its boundary columns; " + std::to_string(free_bytes >> 20) + " MiB are free");
 
+  const long long saved_rows = saved ? m / saved->every : 0;
+  if (saved && saved_rows * (n + 1) * 8 > static_cast<long long>(free_bytes / 4)) return decline();
   const bool sixteen = kp.sixteen(), anywhere = req.anywhere, want_row = wants_row(req);
   const long long strip_width = kp.strip_width, slots = gp.slots;
   w.q.reserve(static_cast<std::size_t>(m));
@@ -194,6 +244,10 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
     w.checkpoints.reserve(checkpoint_cells, "cudaMalloc (checkpoints)");
     w.kept_edges.reserve(edge_cells, "cudaMalloc (kept strip edges)");
   }
+  if (saved_rows > 0) {
+    w.saved_h.reserve(static_cast<std::size_t>(saved_rows * (n + 1)), "cudaMalloc (saved rows)");
+    w.saved_f.reserve(static_cast<std::size_t>(saved_rows * (n + 1)), "cudaMalloc (saved rows)");
+  }
   stats().peak_memory_bytes = std::max(stats().peak_memory_bytes, w.bytes());
 
   GDP_CUDA_CHECK(cudaMemcpy(w.q.get(), letters.q.data(), letters.q.size(), cudaMemcpyHostToDevice));
@@ -230,6 +284,10 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   p.kept_packed_checkpoints = packed ? w.packed_checkpoints.get() : nullptr;
   p.kept_packed_edges = packed ? w.packed_edges.get() : nullptr;
   p.kept_anchors = packed ? w.anchors.get() : nullptr;
+  p.saved_h = saved_rows > 0 ? w.saved_h.get() : nullptr;
+  p.saved_f = saved_rows > 0 ? w.saved_f.get() : nullptr;
+  p.save_every = saved ? static_cast<int>(saved->every) : 0;
+  p.save_stride = n + 1;
   if (kept)
     *kept = Kept<GotohTypes>{p.kept_edges, p.checkpoints, w.walk_q.get(), w.t.get(), w.walk_sub.get(), p.padded_n,
                              kKeptRowsOf<GotohCell<true>>, p.kept_packed_edges, p.kept_packed_checkpoints, p.kept_anchors};
@@ -322,6 +380,11 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
     piece_seconds = piece_timer.seconds();
   }
 
+  if (saved_rows > 0) {
+    copy_saved_rows(w.saved_h.get(), w.saved_f.get(), saved_rows, n, device,
+                    [&](long long k) { return left_h_of(shape, g, k * saved->every); }, *saved);
+    w.saved_h.release(), w.saved_f.release();  // the traceback's parts may need the room
+  }
   if (!want_row && !last_row.f) return {false, best};
   if (!whole_row) {  // the corner alone: End::corner
     h.assign(static_cast<std::size_t>(n + 1), 0);  // finish_pass reads h[n] only
@@ -336,7 +399,7 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
 
 PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
                         LastRow last_row, GpuTuning tuning, Kept<GotohTypes>* kept, Progress* progress,
-                        const PassCheckpoint* checkpoint) {
+                        const PassCheckpoint* checkpoint, SavedRows* saved) {
   const long long m = static_cast<long long>(q.size()), n = static_cast<long long>(t.size());
   if (m == 0 || n == 0) return score_pass_scalar(q, t, scheme, shape, last_row, progress);
   if (m >= (1LL << 31) - kLanes || (kept && n >= (1LL << 31) - kMaxStripWidth))
@@ -366,7 +429,7 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
     if (saving.escalation == 2) tuning.bits = 32;
   }
   for (;;) {
-    const RunResult r = run_striped(q, t, scheme, shape, device, last_row, tuning, kept, counted, saving);
+    const RunResult r = run_striped(q, t, scheme, shape, device, last_row, tuning, kept, counted, saving, saved);
     if (!r.overflowed) return r.pass;
     ++stats().overflow_reruns;
     // Where even 8 columns a lane cannot rebase, the plan would run the

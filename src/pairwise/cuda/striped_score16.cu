@@ -121,6 +121,12 @@ __device__ __forceinline__ void keep_last16(int* out, const unsigned (&x)[Cols],
     if (j + c < n) out[j + c + 1] = (high_half ? high(x[c]) : low(x[c])) + base;
 }
 
+// Save: row i's place in p.saved_h or p.saved_f (i a multiple of
+// p.save_every), as this piece's last row's.
+__device__ __forceinline__ int* saved_row(int* rows, const GotohParams& p, int i) {
+  return rows + static_cast<long long>(i / p.save_every - 1) * p.save_stride + p.j_base;
+}
+
 // Moves the bases up to lane 0's first column's H (every lane at the same
 // step, all of their rows inside the query), and every offset the warp
 // holds with them: the rows, the diagonals, what each lane hands the next,
@@ -168,7 +174,7 @@ __device__ __forceinline__ void keep_for_traceback16(const GotohParams& p, const
   }
 }
 
-template <int Cols, bool Rebased, bool Local, bool Last, bool Kept>
+template <int Cols, bool Rebased, bool Local, bool Last, bool Kept, bool Save = false>
 __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohParams p) {
   static_assert(Local || (Rebased && Last), "global shapes need the rebased cells, and give their result in row m");
   static_assert(!Kept || Rebased, "kept passes run in the rebased cells");
@@ -301,6 +307,11 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohP
         const bool last_a = Last && !kSteady && ia == m, last_b = Last && !kSteady && ib == m;  // general steps only
         if (p.last.f && last_a) keep_last16<Cols>(p.last.f, fs, false, ja, bases.lo - p.costs.open_extend, p.n);
         if (p.last.f && last_b) keep_last16<Cols>(p.last.f, fs, true, ja + kHalf, bases.hi - p.costs.open_extend, p.n);
+        // Save: every save_every-th row's F before the step, as a last row's.
+        const bool save_a = Save && active_a && (ia & (p.save_every - 1)) == 0,
+                   save_b = Save && active_b && (ib & (p.save_every - 1)) == 0;
+        if (save_a) keep_last16<Cols>(saved_row(p.saved_f, p, ia), fs, false, ja, bases.lo - p.costs.open_extend, p.n);
+        if (save_b) keep_last16<Cols>(saved_row(p.saved_f, p, ib), fs, true, ja + kHalf, bases.hi - p.costs.open_extend, p.n);
         unsigned es = el;
         rebased16::lane_row<Cols>(hp, fs, sc, es, diag, bases.floor, minus_oe, minus_ext);
         diag = hl;
@@ -314,6 +325,8 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohP
         }
         if (p.last.h && last_a) keep_last16<Cols>(p.last.h, hp, false, ja, bases.lo, p.n);
         if (p.last.h && last_b) keep_last16<Cols>(p.last.h, hp, true, ja + kHalf, bases.hi, p.n);
+        if (save_a) keep_last16<Cols>(saved_row(p.saved_h, p, ia), hp, false, ja, bases.lo, p.n);
+        if (save_b) keep_last16<Cols>(saved_row(p.saved_h, p, ib), hp, true, ja + kHalf, bases.hi, p.n);
         hr = hp[Cols - 1];
         er = es;
         if constexpr (Kept) {
@@ -381,6 +394,14 @@ Kernel striped16_kernel_of(int cols) {
 }
 
 template <bool Local, bool Last>
+Kernel striped16_saving_of(int cols) {
+  return cols == 64   ? striped_score16<64, true, Local, Last, false, true>
+         : cols == 32 ? striped_score16<32, true, Local, Last, false, true>
+         : cols == 16 ? striped_score16<16, true, Local, Last, false, true>
+                      : striped_score16<8, true, Local, Last, false, true>;
+}
+
+template <bool Local, bool Last>
 Kernel striped16_kept_of(int cols) {
   return cols == 32   ? striped_score16<32, true, Local, Last, true>
          : cols == 16 ? striped_score16<16, true, Local, Last, true>
@@ -389,7 +410,12 @@ Kernel striped16_kept_of(int cols) {
 
 }  // namespace
 
-Kernel striped16_kernel(int cols, bool rebased, bool local, bool last_row, bool kept) {
+Kernel striped16_kernel(int cols, bool rebased, bool local, bool last_row, bool kept, bool save_rows) {
+  if (save_rows) {
+    if (kept || !rebased) return nullptr;
+    if (!local) return striped16_saving_of<false, true>(cols);
+    return last_row ? nullptr : striped16_saving_of<true, false>(cols);
+  }
   if (kept) {
     if (cols > kMaxKeptCols16 || !rebased) return nullptr;
     if (!local) return striped16_kept_of<false, true>(cols);
