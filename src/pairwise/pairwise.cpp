@@ -58,8 +58,9 @@ std::vector<std::uint8_t> reversed(Residues r) { return {r.rbegin(), r.rend()}; 
 
 // The rows a long pair's GPU score pass saves for align_by_saved_rows: its
 // parts between them (about this many rows and columns) fit the chunked
-// traceback, and the rows of a 10^7-letter query take 12 GB. A shorter
-// query (one whose kept edges were held to less memory) saves 8 rows.
+// traceback, and the rows of a pair of 10^7 letters each take 12 GB. A
+// shorter query (one whose kept edges were held to less memory) saves 8
+// rows.
 constexpr std::int64_t kSavedRowSpacing = 65536;
 
 // On the GPU, Myers-Miller's parts (and align_by_saved_rows') go whole to
@@ -92,9 +93,10 @@ std::optional<Alignment> align_from_saved_rows(Residues q, Residues t, const Sco
   Alignment a = score_only_alignment(*end, o.mode);
   if (a.empty()) return a;
   a.has_begin = true;
-  // The reverse passes over the cells left of the path, and the parts: about
-  // the end's prefixes' cells.
-  traceback.set_total(static_cast<std::uint64_t>(a.query_end * a.target_end));
+  // The reverse passes and the parts: on similar pairs, each band's window
+  // and each part about `every` columns wide.
+  const std::int64_t longer = std::max(a.query_end, a.target_end);
+  traceback.set_total(static_cast<std::uint64_t>(std::min(a.query_end * a.target_end, 2 * saved.every * longer)));
   Options linear = o;
   linear.progress = &traceback;
   int parts = 0;
