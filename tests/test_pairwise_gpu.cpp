@@ -228,7 +228,7 @@ TEST_CASE("GPU chunked traceback of a Myers-Miller part, from its corner or a lo
   }
 }
 
-TEST_CASE("GPU alignment: Myers-Miller splits a pair until its parts fit the chunked traceback", "[gpu][pairwise]") {
+TEST_CASE("GPU alignment: a pair whose kept cells do not fit splits until its parts fit the chunked traceback", "[gpu][pairwise]") {
   if (test::skip_without_gpu()) return;
   std::mt19937 rng(9);
   const ScoringScheme dna = test::dna_scheme(2, -3, 6, 1), blosum = test::protein_scheme();
@@ -248,7 +248,9 @@ TEST_CASE("GPU alignment: Myers-Miller splits a pair until its parts fit the chu
       const Alignment cpu = align(q, t, s, Options{.mode = mode, .backend = Backend::cpu_scalar});
       Options o{.mode = mode, .backend = Backend::gpu, .threads = 2};
       o.min_gpu_cells = 0;
-      // Too little for the pair, enough for a half, a quarter or an eighth.
+      // Too little for the pair, enough for a half, a quarter or an eighth:
+      // local and global alignments split at saved rows (8 of them here),
+      // semi-global ones by Myers-Miller.
       o.max_traceback_bytes = striped::kept_bytes(static_cast<long long>(q.size()), static_cast<long long>(t.size()), true) / (3 + round % 6);
       const double walked_before = gpu_stats().traceback_seconds;
       const Alignment gpu = align(q, t, s, o);
@@ -295,7 +297,8 @@ TEST_CASE("GPU chunked traceback after a rebased 16-bit kept pass, on scores far
         REQUIRE(whole->query_end == cpu.end_i);
         REQUIRE(whole->target_end == cpu.end_j);
         REQUIRE(rescore(*whole, q, t, c.scheme) == cpu.score);
-        // Myers-Miller's parts: too little memory for the pair, enough for a quarter.
+        // Parts: too little memory for the pair, enough for a quarter (split
+        // at saved rows, semi-global by Myers-Miller).
         Options o{.mode = mode, .backend = Backend::gpu, .threads = 2};
         o.min_gpu_cells = 0;
         o.tuning = tuning;
