@@ -76,6 +76,23 @@ const char* name_of(Kernel16 k) {
   return k == Kernel16::rows ? "rows" : k == Kernel16::diagonal ? "diagonal" : k == Kernel16::rebased ? "rebased" : "choose";
 }
 
+// align() on the GPU with the chunked traceback held to a third of the
+// pair's kept cells (packed or not), so that the pair splits into parts:
+// the oracle's score and end cell, and a CIGAR that re-scores to it.
+void require_split_aligns(Residues q, Residues t, const ScoringScheme& s, Mode mode, const GpuTuning& tuning,
+                          bool packed, const PassResult& cpu) {
+  Options o{.mode = mode, .backend = Backend::gpu, .threads = 2};
+  o.min_gpu_cells = 0;
+  o.tuning = tuning;
+  o.max_traceback_bytes =
+      striped::kept_bytes(static_cast<long long>(q.size()), static_cast<long long>(t.size()), packed) / 3;
+  const Alignment a = align(q, t, s, o);
+  REQUIRE(a.score == cpu.score);
+  REQUIRE(a.query_end == cpu.end_i);
+  REQUIRE(a.target_end == cpu.end_j);
+  REQUIRE(rescore(a, q, t, s) == cpu.score);
+}
+
 }  // namespace
 
 TEST_CASE("GPU pass equals the scalar oracle on many shapes", "[gpu][pairwise]") {
@@ -297,18 +314,8 @@ TEST_CASE("GPU chunked traceback after a rebased 16-bit kept pass, on scores far
         REQUIRE(whole->query_end == cpu.end_i);
         REQUIRE(whole->target_end == cpu.end_j);
         REQUIRE(rescore(*whole, q, t, c.scheme) == cpu.score);
-        // Parts: too little memory for the pair, enough for a quarter (split
-        // at saved rows, semi-global by Myers-Miller).
-        Options o{.mode = mode, .backend = Backend::gpu, .threads = 2};
-        o.min_gpu_cells = 0;
-        o.tuning = tuning;
-        o.max_traceback_bytes =
-            striped::kept_bytes(static_cast<long long>(q.size()), static_cast<long long>(t.size()), packed) / 3;
-        const Alignment split = align(q, t, c.scheme, o);
-        REQUIRE(split.score == cpu.score);
-        REQUIRE(split.query_end == cpu.end_i);
-        REQUIRE(split.target_end == cpu.end_j);
-        REQUIRE(rescore(split, q, t, c.scheme) == cpu.score);
+        // Parts (split at saved rows, semi-global by Myers-Miller).
+        require_split_aligns(q, t, c.scheme, mode, tuning, packed, cpu);
       }
     }
   }
@@ -357,15 +364,7 @@ TEST_CASE("GPU score pass that saves rows saves the oracle's rows, and the split
     for (Mode mode : {Mode::local, Mode::global}) {
       INFO(c.what << ", mode " << to_string(mode) << ", aligned");
       const PassResult cpu = score_pass_scalar(q, t, c.scheme, shape_of(mode, c.scheme));
-      Options o{.mode = mode, .backend = Backend::gpu, .threads = 2};
-      o.min_gpu_cells = 0;
-      o.max_traceback_bytes =
-          striped::kept_bytes(static_cast<long long>(q.size()), static_cast<long long>(t.size()), true) / 3;
-      const Alignment a = align(q, t, c.scheme, o);
-      REQUIRE(a.score == cpu.score);
-      REQUIRE(a.query_end == cpu.end_i);
-      REQUIRE(a.target_end == cpu.end_j);
-      REQUIRE(rescore(a, q, t, c.scheme) == cpu.score);
+      require_split_aligns(q, t, c.scheme, mode, {}, true, cpu);
     }
   }
 }
