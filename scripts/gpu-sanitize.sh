@@ -6,7 +6,8 @@
 # global passes (the rebased 16-bit kernel) with strips handing over in
 # shared memory and through a ring of two slots, and its chunked traceback
 # (its kept pass in the rebased kernel, local and global, far past 32,767,
-# and in 32 bits); its database
+# and in 32 bits), and the splits of pairs too large for it (at saved rows,
+# and by Myers-Miller); its database
 # search (the 16-bit kernel at 12 and 16 rows a lane, streamed, the 32-bit
 # one) and batch alignment;
 # gpu-syntenic's score kernel at both widths, through a ring of
@@ -126,6 +127,13 @@ for tool in memcheck racecheck synccheck initcheck; do
   san "$tool" $sw --mode global --tune lane_columns=16 --match 5 --mismatch -5 --gap-open 5 --gap-extend 2 \
     "$work/h10k.fa" "$work/h10k2.fa"
   san "$tool" $sw --tune kernel=sw_striped_s32_c8 "$work/a.fa" "$work/b.fa"
+  # Pairs too large for the chunked traceback (held to 200 kB): split at
+  # the rows their score pass saves (local, and global far past 32,767),
+  # and by Myers-Miller.
+  san "$tool" $sw --tune traceback_bytes=200000 "$work/a.fa" "$work/b.fa"
+  san "$tool" $sw --mode global --tune traceback_bytes=200000 --match 5 --mismatch -5 --gap-open 5 --gap-extend 2 \
+    "$work/h10k.fa" "$work/h10k2.fa"
+  san "$tool" $sw --tune traceback_bytes=200000 --tune split=mm "$work/a.fa" "$work/b.fa"
   san "$tool" $sw --score-only --top 5 "$work/q1100.fa" "$work/db.fa"
   san "$tool" $sw --score-only --top 5 --tune db_chunk=20000 "$work/q1100.fa" "$work/db.fa"
   for rows in 12 16; do  # the 16-bit database-search kernel at each of its rows a lane

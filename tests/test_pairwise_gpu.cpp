@@ -84,7 +84,7 @@ void require_split_aligns(Residues q, Residues t, const ScoringScheme& s, Mode m
   Options o{.mode = mode, .backend = Backend::gpu, .threads = 2};
   o.min_gpu_cells = 0;
   o.tuning = tuning;
-  o.max_traceback_bytes =
+  o.tuning.traceback_bytes =
       striped::kept_bytes(static_cast<long long>(q.size()), static_cast<long long>(t.size()), packed) / 3;
   const Alignment a = align(q, t, s, o);
   REQUIRE(a.score == cpu.score);
@@ -263,19 +263,24 @@ TEST_CASE("GPU alignment: a pair whose kept cells do not fit splits until its pa
       }
       INFO("round " << round << " m " << q.size() << " n " << t.size() << " mode " << to_string(mode));
       const Alignment cpu = align(q, t, s, Options{.mode = mode, .backend = Backend::cpu_scalar});
-      Options o{.mode = mode, .backend = Backend::gpu, .threads = 2};
-      o.min_gpu_cells = 0;
-      // Too little for the pair, enough for a half, a quarter or an eighth:
-      // local and global alignments split at saved rows (8 of them here),
-      // semi-global ones by Myers-Miller.
-      o.max_traceback_bytes = striped::kept_bytes(static_cast<long long>(q.size()), static_cast<long long>(t.size()), true) / (3 + round % 6);
-      const double walked_before = gpu_stats().traceback_seconds;
-      const Alignment gpu = align(q, t, s, o);
-      REQUIRE(gpu.score == cpu.score);
-      REQUIRE(gpu.query_end == cpu.query_end);
-      REQUIRE(gpu.target_end == cpu.target_end);
-      REQUIRE(rescore(gpu, q, t, s) == cpu.score);
-      REQUIRE(gpu_stats().traceback_seconds > walked_before);  // parts went to the chunked walk
+      for (const bool at_rows : {true, false}) {
+        INFO((at_rows ? "split at saved rows" : "split by Myers-Miller"));
+        Options o{.mode = mode, .backend = Backend::gpu, .threads = 2};
+        o.min_gpu_cells = 0;
+        // Too little for the pair, enough for a half, a quarter or an
+        // eighth: local and global alignments split at saved rows (8 of them
+        // here) or by Myers-Miller, semi-global ones by Myers-Miller.
+        o.tuning.traceback_bytes =
+            striped::kept_bytes(static_cast<long long>(q.size()), static_cast<long long>(t.size()), true) / (3 + round % 6);
+        o.tuning.split_at_saved_rows = at_rows;
+        const double walked_before = gpu_stats().traceback_seconds;
+        const Alignment gpu = align(q, t, s, o);
+        REQUIRE(gpu.score == cpu.score);
+        REQUIRE(gpu.query_end == cpu.query_end);
+        REQUIRE(gpu.target_end == cpu.target_end);
+        REQUIRE(rescore(gpu, q, t, s) == cpu.score);
+        REQUIRE(gpu_stats().traceback_seconds > walked_before);  // parts went to the chunked walk
+      }
     }
 }
 
@@ -324,7 +329,7 @@ TEST_CASE("GPU chunked traceback after a rebased 16-bit kept pass, on scores far
 TEST_CASE("GPU score pass that saves rows saves the oracle's rows, and the split at them aligns", "[gpu][pairwise]") {
   // score_pass_gpu_saving runs in the rebased 16-bit kernel, here far past
   // 32,767 too and in pieces of the target; align() takes that path where a
-  // pair's kept edges do not fit (max_traceback_bytes), splitting it at the
+  // pair's kept edges do not fit (tuning.traceback_bytes), splitting it at the
   // rows (cpu/passes.hpp: align_by_saved_rows), the parts to the chunked
   // traceback.
   if (test::skip_without_gpu()) return;

@@ -287,6 +287,11 @@ TEST_CASE("the GPU tuning keys of --tune set the tuning and refuse what they do 
   REQUIRE(t.bits == 0);
   REQUIRE(t.blocks_per_sm == 2);
   REQUIRE(t.group == 1);
+  REQUIRE(t.split_at_saved_rows);
+  apply_tune(t, gpu_tune_keys, {"traceback_bytes=200000", "split=mm"});
+  REQUIRE(t.traceback_bytes == 200000);
+  REQUIRE_FALSE(t.split_at_saved_rows);
+  REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"split=diagonal"}), InputError);
   REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"kernel=nonesuch"}), InputError);
   REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"lanes=8"}), InputError);
   REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"bits"}), InputError);

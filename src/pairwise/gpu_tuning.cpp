@@ -41,7 +41,7 @@ GpuTuning tuning_for(const KernelVariant& v, GpuTuning base) {
   return base;
 }
 
-const std::array<TuneKey<GpuTuning>, 12> gpu_tune_keys{{
+const std::array<TuneKey<GpuTuning>, 14> gpu_tune_keys{{
     {"kernel", "a score kernel by name (sw_striped_s32_c8, sw_striped_s16_diag_c64, ...)",
      [](GpuTuning& t, std::string_view v) {
        for (const KernelVariant& k : kVariants)
@@ -96,6 +96,13 @@ const std::array<TuneKey<GpuTuning>, 12> gpu_tune_keys{{
        if (rows != 0 && (rows < 64 || (rows & (rows - 1)) != 0))
          throw InputError("--tune ring_rows takes a power of two of at least 64 (0: whole columns where they fit)");
        t.ring_rows = rows;
+     }},
+    {"traceback_bytes", "device bytes a full alignment's chunked traceback may keep (0: half the free memory)",
+     [](GpuTuning& t, std::string_view v) { t.traceback_bytes = tune_int("traceback_bytes", v, 0, 1LL << 50); }},
+    {"split", "rows or mm: how a pair too large for the chunked traceback splits",
+     [](GpuTuning& t, std::string_view v) {
+       if (v != "rows" && v != "mm") throw InputError("--tune split takes rows or mm");
+       t.split_at_saved_rows = v == "rows";
      }},
 }};
 

@@ -61,6 +61,14 @@ struct GpuTuning {
   // this many rows (a power of two, at least kMinRingRows), pieces of one
   // wave of groups; tests make the slots wrap on small inputs.
   long long ring_rows = 0;
+  // > 0: the device memory a full alignment's chunked traceback may keep
+  // for a pair, or for one of the parts it splits into when the pair's
+  // would not fit (0: half the free memory), so that small pairs split.
+  long long traceback_bytes = 0;
+  // How a local or global pair too large for the chunked traceback splits:
+  // at rows its score pass saves (true), or by Myers-Miller's passes, as
+  // semi-global pairs and pairs whose rows would not fit always do.
+  bool split_at_saved_rows = true;
 };
 
 // The score kernels, each by a systematic name: sw_striped_s32_c8 (the
@@ -78,6 +86,6 @@ std::span<const KernelVariant> kernel_variants();
 GpuTuning tuning_for(const KernelVariant& v, GpuTuning base = {});
 
 // The keys of gpu-sw's --tune.
-extern const std::array<TuneKey<GpuTuning>, 12> gpu_tune_keys;
+extern const std::array<TuneKey<GpuTuning>, 14> gpu_tune_keys;
 
 }  // namespace gdp::pairwise

@@ -70,7 +70,7 @@ WholeAligner chunked_parts(const ScoringScheme& scheme, const Options& o, Progre
   return [&scheme, &o, traceback, &parts](const Part& part, Cigar& cigar) -> std::optional<PartStart> {
     if (static_cast<std::int64_t>(part.q.size()) * static_cast<std::int64_t>(part.t.size()) < o.min_gpu_cells)
       return std::nullopt;
-    auto start = align_gpu_chunked_part(part, scheme, o.device, o.max_traceback_bytes, traceback, cigar, o.tuning);
+    auto start = align_gpu_chunked_part(part, scheme, o.device, o.tuning.traceback_bytes, traceback, cigar, o.tuning);
     if (start) ++parts;
     return start;
   };
@@ -139,10 +139,10 @@ Alignment align(Residues q, Residues t, const ScoringScheme& scheme, const Optio
   // pass's cells, counted by its own work (set once the end is known).
   Progress traceback(o.progress, o.score_only ? 0 : static_cast<std::uint64_t>(cells), 0);
   if (o.backend == Backend::gpu && !o.score_only && cells >= o.min_gpu_cells && cells > 0) {
-    if (auto a = align_gpu_chunked(q, t, scheme, o.mode, o.device, o.max_traceback_bytes, o.progress, &traceback,
+    if (auto a = align_gpu_chunked(q, t, scheme, o.mode, o.device, o.tuning.traceback_bytes, o.progress, &traceback,
                                    o.tuning))
       return *a;
-    if (o.mode != Mode::semiglobal)
+    if (o.mode != Mode::semiglobal && o.tuning.split_at_saved_rows)
       if (auto a = align_from_saved_rows(q, t, scheme, o, traceback)) return *a;
   }
   Timer stage;

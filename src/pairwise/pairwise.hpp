@@ -65,10 +65,6 @@ struct Options {
   // alignments of pairs below min_gpu_cells go to the GPU at once when
   // theirs together do; tests set 0.
   std::int64_t min_batch_cells = std::int64_t{1} << 26;
-  // For gpu: the device memory the chunked traceback may keep for a pair,
-  // or for one of Myers-Miller's sub-problems when the pair's would not
-  // fit (0: half the free memory); tests set it small.
-  std::int64_t max_traceback_bytes = 0;
   // For gpu: a score pass of one pair on the GPU saved to this file as it
   // goes, and taken up from it (pass_checkpoint.hpp).
   PassCheckpoint checkpoint{};
