@@ -68,6 +68,10 @@ of the target (about 10^14 cells) and, run again with the same inputs and
 options, goes on from the last one. With --stop-after SECONDS the run stops
 before a piece that would end past SECONDS, its work saved, and exits with
 status 75 (a batch job's time limit: run the same command again to go on).
+A full alignment on the GPU of a pair too long for the traceback's device
+memory keeps rows of its score pass in host memory, or, where they would
+take more than half of it, in a file under --tmpdir (default: the system's
+temporary directory), removed as the run ends.
 
 Examples:
   gpu-sw query.fa target.fa                      # local alignment, pair format
@@ -92,6 +96,7 @@ struct SwOptions {
   std::optional<double> evalue;
   std::string checkpoint;
   std::optional<double> stop_after;
+  std::string tmpdir;
 };
 
 // --checkpoint's rules, those that need no input read.
@@ -180,6 +185,7 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   options.progress = &progress;
   options.tuning = tuning;
   options.checkpoint.path = o.checkpoint;
+  options.tmpdir = o.tmpdir;
   if (o.stop_after) options.checkpoint.stop_at = started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                                               std::chrono::duration<double>(*o.stop_after));
   if (!o.checkpoint.empty() && !choice.use_gpu)
@@ -298,6 +304,10 @@ int main(int argc, char** argv) {
   app.add_option("--stop-after", o.stop_after,
                  "With --checkpoint: stop, saved, before SECONDS have passed since the start (exit status 75)")
       ->check(CLI::NonNegativeNumber);
+  app.add_option("--tmpdir", o.tmpdir,
+                 "Where a long pair's full alignment keeps its saved rows when host memory is short "
+                 "(default: the system's temporary directory)")
+      ->check(CLI::ExistingDirectory);
   gdp::app::add_common_options(app, common);
   const std::string cmdline = gdp::app::command_line(argc, argv);
   return gdp::app::tool_main(tool, app, argc, argv, common, [&] { run(o, common, cmdline); });

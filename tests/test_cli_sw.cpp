@@ -802,3 +802,12 @@ TEST_CASE("gpu-sw: a --tune just before the files takes one key=value and leaves
   REQUIRE(tuned.status == 0);
   CHECK(read_text(out) == plain.out);
 }
+
+TEST_CASE("gpu-sw --tmpdir must name a directory", "[cli]") {
+  Sandbox box;
+  const Example& ex = examples()[0];
+  const std::string file = box.write("not-a-dir", "x\n");
+  check_bad_input(box.run_cpu({"--tmpdir", box.path("missing"), ex.query, ex.target}), "--tmpdir");
+  check_bad_input(box.run_cpu({"--tmpdir", file, ex.query, ex.target}), "--tmpdir");
+  REQUIRE(box.run_cpu({"--tmpdir", box.path("."), ex.query, ex.target}).status == 0);
+}

@@ -3,9 +3,11 @@
 // random and similar pairs with long gaps across those rows, local and
 // global, at many row spacings.
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <random>
 #include <vector>
 
+#include "core/error.hpp"
 #include "pairwise/cpu/passes.hpp"
 #include "pairwise/modes.hpp"
 #include "random_inputs.hpp"
@@ -39,9 +41,11 @@ TEST_CASE("the split at a forward pass's saved rows aligns as the oracle scores,
                       << " every " << every);
         SavedRows saved;
         saved.every = every;
+        if (round % 2) saved.spill_dir = std::filesystem::temp_directory_path().string();  // rows in a file
         const PassResult pass =
             score_pass_scalar(q, t, s, shape_of(local ? Mode::local : Mode::global, s), {}, nullptr, &saved);
-        REQUIRE(saved.h.size() == static_cast<std::size_t>(m / every));
+        REQUIRE(saved.rows() == m / every);
+        REQUIRE(saved.spilled() == (round % 2 == 1 && saved.rows() > 0));
         if (local && pass.score == 0) continue;
         const auto end_i = static_cast<std::size_t>(pass.end_i), end_j = static_cast<std::size_t>(pass.end_j);
         Alignment a;
@@ -77,4 +81,33 @@ TEST_CASE("the split at a forward pass's saved rows aligns as the oracle scores,
   INFO(similar_cells << " of " << similar_matrix << " cells");
   REQUIRE(similar_cells * 8 < similar_matrix);
   REQUIRE(widened > 0);
+}
+
+TEST_CASE("saved rows spilled to a file: written, read back, the file unlinked; a bad directory is an error",
+          "[pairwise][saved-rows]") {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "gpu-dp-test-saved-rows";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directory(dir);
+  {
+    SavedRows rows;
+    rows.spill_dir = dir.string();
+    rows.allocate(3, 1000);
+    REQUIRE(rows.spilled());
+    REQUIRE(std::filesystem::is_empty(dir));  // unlinked as soon as made
+    for (std::int64_t k = 1; k <= 3; ++k)
+      for (std::size_t j = 0; j < 1000; ++j) {
+        rows.h(k)[j] = static_cast<int>(k * 10000) + static_cast<int>(j);
+        rows.f(k)[j] = -static_cast<int>(j);
+      }
+    for (std::int64_t k = 1; k <= 3; ++k) {
+      REQUIRE(rows.h(k)[999] == static_cast<int>(k * 10000 + 999));
+      REQUIRE(rows.f(k)[7] == -7);
+    }
+    rows.allocate(0, 1000);  // dropped
+    REQUIRE_FALSE(rows.spilled());
+  }
+  std::filesystem::remove_all(dir);
+  SavedRows missing;
+  missing.spill_dir = dir.string() + "/no-such-directory";
+  REQUIRE_THROWS_AS(missing.allocate(2, 10), RunError);
 }

@@ -30,7 +30,6 @@ std::optional<PassResult> score_pass_gpu_saving(Residues q, Residues t, const Sc
   if constexpr (have_cuda) {
     if (!std::has_single_bit(static_cast<std::uint64_t>(saved.every)) || saved.every > static_cast<std::int64_t>(q.size()))
       return std::nullopt;
-    saved.h.clear(), saved.f.clear();
     const PassResult r = striped_pass(q, t, scheme, shape, device, {}, tuning, nullptr, progress, nullptr, &saved);
     if (saved.every == 0) return std::nullopt;  // declined
     return r;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <filesystem>
 #include <stdexcept>
 #include <vector>
 
@@ -16,6 +17,7 @@
 
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
+#include "core/host_memory.hpp"
 #include "core/progress.hpp"
 #include "core/timer.hpp"
 #include "pairwise/cpu/passes.hpp"
@@ -87,6 +89,11 @@ std::optional<Alignment> align_from_saved_rows(Residues q, Residues t, const Sco
   SavedRows saved;
   saved.every = static_cast<std::int64_t>(
       std::bit_floor(std::clamp<std::uint64_t>(q.size() / 8, 1, static_cast<std::uint64_t>(kSavedRowSpacing))));
+  // In a file under tmpdir where they would take more than half the host
+  // memory that is free.
+  const std::uint64_t row_bytes = 2 * (t.size() + 1) * sizeof(int), free = available_memory_bytes();
+  if (free > 0 && (q.size() / static_cast<std::uint64_t>(saved.every)) * row_bytes > free / 2)
+    saved.spill_dir = o.tmpdir.empty() ? std::filesystem::temp_directory_path().string() : o.tmpdir;
   const auto end = score_pass_gpu_saving(q, t, scheme, shape_of(o.mode, scheme), o.device, o.tuning, o.progress, saved);
   if (!end) return std::nullopt;
   const double score_seconds = stage.seconds(), score_kernel = gpu_stats().kernel_seconds - before.kernel_seconds;
@@ -112,7 +119,7 @@ std::optional<Alignment> align_from_saved_rows(Residues q, Residues t, const Sco
   spdlog::debug("alignment of {} x {}: score pass {:.3f} s ({:.3f} s in its kernel) saving {} rows; the split at them "
                 "{:.3f} s: {} reverse passes over {} cells ({} widened to the whole row), {} parts by the chunked "
                 "traceback; {:.3f} s in kernels, {:.3f} s of it in the parts' walks",
-                q.size(), t.size(), score_seconds, score_kernel, saved.h.size(), stage.seconds() - score_seconds,
+                q.size(), t.size(), score_seconds, score_kernel, saved.rows(), stage.seconds() - score_seconds,
                 split.bands, split.cells, split.widened, parts, after.kernel_seconds - before.kernel_seconds - score_kernel,
                 after.traceback_seconds - before.traceback_seconds);
   return a;

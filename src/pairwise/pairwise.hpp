@@ -65,6 +65,10 @@ struct Options {
   // alignments of pairs below min_gpu_cells go to the GPU at once when
   // theirs together do; tests set 0.
   std::int64_t min_batch_cells = std::int64_t{1} << 26;
+  // For gpu: where a long pair's full alignment keeps the rows its score
+  // pass saves (saved_rows.hpp) when they would take more than half the
+  // free host memory; empty: the system's temporary directory.
+  std::string tmpdir{};
   // For gpu: a score pass of one pair on the GPU saved to this file as it
   // goes, and taken up from it (pass_checkpoint.hpp).
   PassCheckpoint checkpoint{};

@@ -35,15 +35,6 @@ struct PassResult {
   std::int64_t end_i = 0, end_j = 0;  // cells are 1-based, 0 = boundary
 };
 
-// Optional output of a score pass: H and F of every `every`-th row (rows
-// every, 2 every, ... up to m), each as a LastRow of the pass over the
-// query's first r letters would be, for the traceback that splits the
-// matrix at them (cpu/passes.hpp: align_by_saved_rows).
-struct SavedRows {
-  std::int64_t every = 0;
-  std::vector<std::vector<int>> h, f;  // row k * every at [k - 1]
-};
-
 // Optional output of a pass: H and F of the last row, for Myers-Miller.
 // last_f[0] is H(m,0): column 0 is a vertical gap from the corner.
 struct LastRow {

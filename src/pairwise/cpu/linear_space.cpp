@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <limits>
 #include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -102,11 +103,10 @@ class MyersMiller {
     int te = open_;
     long long need = score;  // the best path's to (end_i, end_j), whose gap into it opens at te
     std::optional<PartStart> start;  // a local start found in a band
-    for (auto k = static_cast<std::int64_t>(saved.h.size()); k >= 1 && !start && end_i > 0; --k) {
+    for (std::int64_t k = saved.rows(); k >= 1 && !start && end_i > 0; --k) {
       const std::int64_t r = k * saved.every;
       if (r >= end_i) continue;
-      const std::vector<int>& row_h = saved.h[static_cast<std::size_t>(k - 1)];
-      const std::vector<int>& row_f = saved.f[static_cast<std::size_t>(k - 1)];
+      const std::span<const int> row_h = saved.h(k), row_f = saved.f(k);
       std::int64_t j0 = band_start(row_h, row_f, end_j, end_i - r, need);
       PassResult from;
       Crossing c;
@@ -163,7 +163,7 @@ class MyersMiller {
   // costing at least extend (w = end_j - j); a vertical gap across the row
   // is charged one open less. A local path that starts in the band, at
   // column j, is no better than one through (r, j), whose H is at least 0.
-  std::int64_t band_start(const std::vector<int>& h, const std::vector<int>& f, std::int64_t end_j, std::int64_t rows,
+  std::int64_t band_start(std::span<const int> h, std::span<const int> f, std::int64_t end_j, std::int64_t rows,
                           long long need) const {
     for (std::int64_t j = 0; j < end_j; ++j) {
       const long long w = end_j - j;

@@ -10,6 +10,7 @@
 
 #include "core/scoring.hpp"
 #include "pairwise/pairwise.hpp"
+#include "pairwise/saved_rows.hpp"
 #include "pairwise/shape.hpp"
 
 namespace gdp {

@@ -1,5 +1,6 @@
 // The scalar oracle: simple and obviously right. Everything else is tested
 // against it.
+#include <algorithm>
 #include <vector>
 
 #include "core/progress.hpp"
@@ -31,9 +32,10 @@ PassResult run(Residues q, Residues t, const ScoringScheme& scheme, const Shape&
     }
     if (progress) progress->add(static_cast<std::uint64_t>(n));
     if (saved && i % saved->every == 0) {
-      saved->h.push_back(H);
-      saved->f.push_back(F);
-      saved->f.back()[0] = H[0];  // as finish_pass hands out a last row
+      const std::int64_t k = i / saved->every;
+      std::copy(H.begin(), H.end(), saved->h(k).begin());
+      std::copy(F.begin(), F.end(), saved->f(k).begin());
+      saved->f(k)[0] = H[0];  // as finish_pass hands out a last row
     }
   }
   return finish_pass(H, F, m, shape, best, last_row);
@@ -43,7 +45,7 @@ PassResult run(Residues q, Residues t, const ScoringScheme& scheme, const Shape&
 
 PassResult score_pass_scalar(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape,
                              LastRow last_row, Progress* progress, SavedRows* saved) {
-  if (saved) saved->h.clear(), saved->f.clear();
+  if (saved) saved->allocate(static_cast<std::int64_t>(q.size()) / saved->every, static_cast<std::int64_t>(t.size()) + 1);
   return shape.local ? run<true>(q, t, scheme, shape, last_row, progress, saved)
                      : run<false>(q, t, scheme, shape, last_row, progress, saved);
 }

@@ -11,6 +11,7 @@
 #include "pairwise/cpu/passes.hpp"
 #include "pairwise/pairwise.hpp"
 #include "pairwise/gpu_tuning.hpp"
+#include "pairwise/saved_rows.hpp"
 #include "pairwise/shape.hpp"
 
 namespace gdp::pairwise {

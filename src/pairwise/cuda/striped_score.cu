@@ -19,6 +19,7 @@
 #include <climits>
 #include <future>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <type_traits>
@@ -116,22 +117,19 @@ struct RunResult {
 // The rows a pass saved on the device (row k's n + 1 cells at
 // (k - 1) * (n + 1), column 0 left out), into `saved` as score_pass_scalar
 // saves them, column 0's from column0(k). Each goes through a small
-// page-locked buffer (the bus's rate) into a vector written once; several
-// threads at a time, as writing fresh host memory is bound by its page
-// faults.
+// page-locked buffer (the bus's rate); several threads at a time, as
+// writing fresh host memory is bound by its page faults.
 constexpr long long kStagingCells = 1 << 22;
 template <class Column0>
 void copy_saved_rows(const int* h, const int* f, long long rows, long long n, int device, const Column0& column0,
                      SavedRows& saved) {
-  saved.h.assign(static_cast<std::size_t>(rows), {});
-  saved.f.assign(static_cast<std::size_t>(rows), {});
-  auto copy_row = [n](const int* from, int first, int* staging, std::vector<int>& out) {
-    out.reserve(static_cast<std::size_t>(n + 1));
-    out.push_back(first);
+  saved.allocate(rows, n + 1);
+  auto copy_row = [n](const int* from, int first, int* staging, std::span<int> out) {
+    out[0] = first;
     for (long long j = 1; j <= n; j += kStagingCells) {
       const long long count = std::min(kStagingCells, n + 1 - j);
       GDP_CUDA_CHECK(cudaMemcpy(staging, from + j, static_cast<std::size_t>(count) * sizeof(int), cudaMemcpyDeviceToHost));
-      out.insert(out.end(), staging, staging + count);
+      std::copy(staging, staging + count, out.begin() + j);
     }
   };
   const long long threads = std::clamp<long long>(std::thread::hardware_concurrency(), 1, 8);
@@ -143,9 +141,8 @@ void copy_saved_rows(const int* h, const int* f, long long rows, long long n, in
       staging.reserve(static_cast<std::size_t>(std::min(kStagingCells, n)), "cudaMallocHost (saved rows)");
       for (long long k = 1 + c; k <= rows; k += threads) {
         const long long at = (k - 1) * (n + 1);
-        const auto x = static_cast<std::size_t>(k - 1);
-        copy_row(h + at, column0(k), staging.get(), saved.h[x]);
-        copy_row(f + at, column0(k), staging.get(), saved.f[x]);
+        copy_row(h + at, column0(k), staging.get(), saved.h(k));
+        copy_row(f + at, column0(k), staging.get(), saved.f(k));
       }
     }));
   for (auto& c : copies) c.get();
