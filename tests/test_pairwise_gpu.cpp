@@ -127,7 +127,7 @@ TEST_CASE("GPU pass equals the scalar oracle on many shapes", "[gpu][pairwise]")
       }
       for (const Shape& shape : {shape_of(mode, s), Shape{false, false, 0, End::anywhere},
                                  Shape{false, false, s.gap_open, End::last_row}})
-        for (const GpuTuning tuning : {GpuTuning{.max_slots = 0, .lane_columns = 8, .group = 0}, GpuTuning{.max_slots = 2, .lane_columns = 8, .group = 0}, GpuTuning{.max_slots = 2, .lane_columns = 8, .group = 1},
+        for (const GpuTuning& tuning : {GpuTuning{.max_slots = 0, .lane_columns = 8, .group = 0}, GpuTuning{.max_slots = 2, .lane_columns = 8, .group = 0}, GpuTuning{.max_slots = 2, .lane_columns = 8, .group = 1},
                                        GpuTuning{.max_slots = 0, .lane_columns = 16, .group = 1}, GpuTuning{.max_slots = 3, .lane_columns = 16, .group = 0}, GpuTuning{.max_slots = 2, .lane_columns = 32, .group = 0}}) {
           INFO("m " << q.size() << " n " << t.size() << " mode " << to_string(mode) << " local " << shape.local
                     << " end " << static_cast<int>(shape.end) << " slots " << tuning.max_slots << " lane columns "
@@ -720,7 +720,7 @@ TEST_CASE("every score kernel of the table equals the oracle on every shape", "[
         const auto t = m == n ? test::mutate(rng, q, alphabet) : test::random_ranks(rng, n, alphabet);
         if (t.empty()) continue;
         for (const Mode mode : all_modes)
-          for (const GpuTuning base : {GpuTuning{}, GpuTuning{.max_slots = 2, .group = 1}}) {
+          for (const GpuTuning& base : {GpuTuning{}, GpuTuning{.max_slots = 2, .group = 1}}) {
             INFO("kernel " << v.name << " m " << q.size() << " n " << t.size() << " mode " << to_string(mode)
                            << " group " << base.group << " scheme " << s.name);
             require_same_pass(q, t, s, shape_of(mode, s), tuning_for(v, base));
