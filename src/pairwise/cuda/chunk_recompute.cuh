@@ -100,15 +100,15 @@ __device__ void recompute_chunk(const Params<typename Cell::Types>& p, const Kep
 #pragma unroll
   for (int c = 0; c < kKeptCols; ++c) d[c] = r0 == 0 ? Cell::top(p.costs, j0 + c + 1) : kept_down<Cell>(p, kept, r0, j0 + c);
   typename Cell::TraceCarry carry = Cell::carry_of(d, p.costs);
-  // The left edge's anchor for these rows (packed cells only).
+  // The left edge's anchor for these rows (packed cells only): H(r0, j0).
   const int left_anchor = k > 0 && kept.anchors ? kept_anchor<Cell>(p, kept, r0, k - 1) : 0;
   // The score at (r0, j0): lane 0's from the left edge, the others' from their left neighbour.
   int diag = __shfl_up_sync(kFull, Cell::score(d[kKeptCols - 1]), 1);
   if (lane == 0)
-    diag = r0 == 0 ? Cell::score(Cell::top(p.costs, j0))
-           : k == 0 ? Cell::score(Cell::left(p.costs, r0))
-                    : Cell::score(kept_edge<Cell>(p, kept, k - 1, r0,
-                                                  kept.anchors ? kept_anchor<Cell>(p, kept, r0 - kept.rows, k - 1) : 0));
+    diag = r0 == 0         ? Cell::score(Cell::top(p.costs, j0))
+           : k == 0        ? Cell::score(Cell::left(p.costs, r0))
+           : kept.anchors  ? left_anchor
+                           : Cell::score(kept.columns[(k - 1) * p.m + r0 - 1]);
 
   Edge right{}, in_batch{};
   int letters = 0, letter = 0;
