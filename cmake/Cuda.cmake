@@ -25,6 +25,10 @@ if(GPUDP_CUDA)
     # The tools link the CUDA runtime statically (CUDA::cudart_static): an
     # installed tool needs the NVIDIA driver, not the toolkit.
     set(GPUDP_HAVE_CUDA ON)
+    # Each host thread's default stream is its own, not the device's one
+    # legacy stream: a split's parts run passes side by side from several
+    # threads (in .cpp files that call CUDA as in .cu ones).
+    add_compile_definitions(CUDA_API_PER_THREAD_DEFAULT_STREAM)
     message(STATUS "gpu-dp: CUDA ${CMAKE_CUDA_COMPILER_VERSION} found, building the GPU paths for sm_${CMAKE_CUDA_ARCHITECTURES}")
   endif()
 endif()

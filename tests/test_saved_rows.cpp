@@ -62,6 +62,14 @@ TEST_CASE("the split at a forward pass's saved rows aligns as the oracle scores,
         a.query_end = pass.end_i, a.target_end = pass.end_j;
         REQUIRE(rescore(a, q, t, s) == pass.score);
         if (!local) REQUIRE((start.i == 0 && start.j == 0));
+        // The parts on three threads, each as its crossing is found: the
+        // same path, put together in order.
+        Cigar threaded;
+        PartStart threaded_start;
+        REQUIRE(align_by_saved_rows(Residues(q).first(end_i), Residues(t).first(end_j), s, local, saved, pass.score,
+                                    Options{}, threaded, threaded_start, {}, nullptr, 3) == pass.score);
+        REQUIRE(cigar_string(threaded) == cigar_string(a.cigar));
+        REQUIRE((threaded_start.i == start.i && threaded_start.j == start.j));
         // A score to beat set too high or too low only widens the windows.
         for (const int off : {-5, 1}) {
           Alignment b = a;

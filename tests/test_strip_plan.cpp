@@ -288,9 +288,12 @@ TEST_CASE("the GPU tuning keys of --tune set the tuning and refuse what they do 
   REQUIRE(t.blocks_per_sm == 2);
   REQUIRE(t.group == 1);
   REQUIRE(t.split_at_saved_rows);
-  apply_tune(t, gpu_tune_keys, {"traceback_bytes=200000", "split=mm"});
+  REQUIRE(t.split_threads == 4);
+  apply_tune(t, gpu_tune_keys, {"traceback_bytes=200000", "split=mm", "split_threads=1"});
   REQUIRE(t.traceback_bytes == 200000);
   REQUIRE_FALSE(t.split_at_saved_rows);
+  REQUIRE(t.split_threads == 1);
+  REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"split_threads=0"}), InputError);
   REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"split=diagonal"}), InputError);
   REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"kernel=nonesuch"}), InputError);
   REQUIRE_THROWS_AS(apply_tune(t, gpu_tune_keys, {"lanes=8"}), InputError);

@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <mutex>
 
 #include "core/build.hpp"
 #include "core/error.hpp"
@@ -15,7 +16,15 @@ GpuStats& gpu_stats_counters() {
   return s;
 }
 
-GpuStats gpu_stats() { return gpu_stats_counters(); }
+std::mutex& gpu_stats_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+GpuStats gpu_stats() {
+  std::lock_guard lock(gpu_stats_mutex());
+  return gpu_stats_counters();
+}
 
 PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
                           LastRow last_row, GpuTuning tuning, Progress* progress, const PassCheckpoint* checkpoint) {

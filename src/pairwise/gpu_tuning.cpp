@@ -41,7 +41,7 @@ GpuTuning tuning_for(const KernelVariant& v, GpuTuning base) {
   return base;
 }
 
-const std::array<TuneKey<GpuTuning>, 14> gpu_tune_keys{{
+const std::array<TuneKey<GpuTuning>, 15> gpu_tune_keys{{
     {"kernel", "a score kernel by name (sw_striped_s32_c8, sw_striped_s16_diag_c64, ...)",
      [](GpuTuning& t, std::string_view v) {
        for (const KernelVariant& k : kVariants)
@@ -104,6 +104,8 @@ const std::array<TuneKey<GpuTuning>, 14> gpu_tune_keys{{
        if (v != "rows" && v != "mm") throw InputError("--tune split takes rows or mm");
        t.split_at_saved_rows = v == "rows";
      }},
+    {"split_threads", "host threads that align a split's parts side by side on the device (1: one after another)",
+     [](GpuTuning& t, std::string_view v) { t.split_threads = static_cast<int>(tune_int("split_threads", v, 1, 64)); }},
 }};
 
 }  // namespace gdp::pairwise

@@ -69,6 +69,9 @@ struct GpuTuning {
   // at rows its score pass saves (true), or by Myers-Miller's passes, as
   // semi-global pairs and pairs whose rows would not fit always do.
   bool split_at_saved_rows = true;
+  // Host threads that align the parts between saved rows side by side on
+  // the device (1: one after another), while the bands above go on.
+  int split_threads = 4;
 };
 
 // The score kernels, each by a systematic name: sw_striped_s32_c8 (the
@@ -86,6 +89,6 @@ std::span<const KernelVariant> kernel_variants();
 GpuTuning tuning_for(const KernelVariant& v, GpuTuning base = {});
 
 // The keys of gpu-sw's --tune.
-extern const std::array<TuneKey<GpuTuning>, 14> gpu_tune_keys;
+extern const std::array<TuneKey<GpuTuning>, 15> gpu_tune_keys;
 
 }  // namespace gdp::pairwise

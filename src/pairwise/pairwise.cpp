@@ -8,6 +8,7 @@
 #include "pairwise/pairwise.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <filesystem>
 #include <stdexcept>
@@ -67,7 +68,9 @@ constexpr std::int64_t kSavedRowSpacing = 65536;
 
 // On the GPU, Myers-Miller's parts (and align_by_saved_rows') go whole to
 // the chunked traceback once their kept edges fit; `parts` counts them.
-WholeAligner chunked_parts(const ScoringScheme& scheme, const Options& o, Progress* traceback, int& parts) {
+// Safe to call from several threads.
+WholeAligner chunked_parts(const ScoringScheme& scheme, const Options& o, Progress* traceback,
+                           std::atomic<int>& parts) {
   if (o.backend != Backend::gpu) return {};
   return [&scheme, &o, traceback, &parts](const Part& part, Cigar& cigar) -> std::optional<PartStart> {
     if (static_cast<std::int64_t>(part.q.size()) * static_cast<std::int64_t>(part.t.size()) < o.min_gpu_cells)
@@ -106,13 +109,14 @@ std::optional<Alignment> align_from_saved_rows(Residues q, Residues t, const Sco
   traceback.set_total(static_cast<std::uint64_t>(std::min(a.query_end * a.target_end, 2 * saved.every * longer)));
   Options linear = o;
   linear.progress = &traceback;
-  int parts = 0;
+  std::atomic<int> parts = 0;
   PartStart start;
   SavedRowsSplit split;
   const int score = align_by_saved_rows(q.first(static_cast<std::size_t>(a.query_end)),
                                         t.first(static_cast<std::size_t>(a.target_end)), scheme,
                                         o.mode == Mode::local, saved, a.score, linear, a.cigar, start,
-                                        chunked_parts(scheme, linear, &traceback, parts), &split);
+                                        chunked_parts(scheme, linear, &traceback, parts), &split,
+                                        o.tuning.split_threads);
   if (score != a.score) throw std::logic_error("the split at saved rows scores " + std::to_string(score) + ", not " + std::to_string(a.score));
   a.query_begin = start.i, a.target_begin = start.j;
   const GpuStats after = gpu_stats();
@@ -120,7 +124,7 @@ std::optional<Alignment> align_from_saved_rows(Residues q, Residues t, const Sco
                 "{:.3f} s: {} reverse passes over {} cells ({} widened to the whole row), {} parts by the chunked "
                 "traceback; {:.3f} s in kernels, {:.3f} s of it in the parts' walks",
                 q.size(), t.size(), score_seconds, score_kernel, saved.rows(), stage.seconds() - score_seconds,
-                split.bands, split.cells, split.widened, parts, after.kernel_seconds - before.kernel_seconds - score_kernel,
+                split.bands, split.cells, split.widened, parts.load(), after.kernel_seconds - before.kernel_seconds - score_kernel,
                 after.traceback_seconds - before.traceback_seconds);
   return a;
 }
@@ -163,7 +167,7 @@ Alignment align(Residues q, Residues t, const ScoringScheme& scheme, const Optio
 
   // On the GPU, Myers-Miller's passes split the pair until a part's kept
   // edges fit, and the chunked traceback aligns that part whole.
-  int parts = 0;
+  std::atomic<int> parts = 0;
   const WholeAligner chunked = chunked_parts(scheme, o, &traceback, parts);
 
   int score = 0;
@@ -206,7 +210,7 @@ Alignment align(Residues q, Residues t, const ScoringScheme& scheme, const Optio
   if (o.backend == Backend::gpu && cells >= o.min_gpu_cells)
     spdlog::debug("alignment of {} x {}: score pass {:.3f} s, begin pass {:.3f} s, linear space {:.3f} s ({} parts by "
                   "the chunked traceback)",
-                  q.size(), t.size(), score_seconds, begin_seconds, stage.seconds() - score_seconds - begin_seconds, parts);
+                  q.size(), t.size(), score_seconds, begin_seconds, stage.seconds() - score_seconds - begin_seconds, parts.load());
   return a;
 }
 

@@ -7,12 +7,14 @@
 // the caller's). A sub-problem goes whole to a faster aligner where one
 // takes it (the GPU's chunked traceback, once its kept edges fit).
 #include <algorithm>
+#include <deque>
 #include <limits>
 #include <optional>
 #include <span>
 #include <utility>
 #include <vector>
 
+#include "core/task_pool.hpp"
 #include "pairwise/cpu/passes.hpp"
 
 namespace gdp::pairwise {
@@ -89,16 +91,30 @@ class MyersMiller {
 
   // align_by_saved_rows: the crossings of the saved rows from the end up
   // (each row's H and F are the forward pass's, which a pass over any
-  // part from a's and b's first letters would give), then the parts between
-  // them from the top down. `score`: the best path's to the last cell.
-  // Returns where the path starts.
-  PartStart run_saved(Residues a, Residues b, bool local, const SavedRows& saved, int score, SavedRowsSplit& split) {
+  // part from a's and b's first letters would give), and the parts between
+  // them, each aligned as soon as its crossing is known, on `part_threads`
+  // threads while the bands above go on. `score`: the best path's to the
+  // last cell. Returns where the path starts.
+  PartStart run_saved(Residues a, Residues b, bool local, const SavedRows& saved, int score, SavedRowsSplit& split,
+                      int part_threads) {
     struct Piece {
       std::int64_t i0, j0, i1, j1;  // a[i0, i1) x b[j0, j1)
       int tb, te;
       bool gap_above = false;  // a vertical gap spans the row above: two query letters before it
     };
     std::vector<Piece> pieces;  // from the end up
+    std::deque<Cigar> paths;    // theirs (a deque: the tasks hold references)
+    Cigar top_path;             // the part above the highest crossing's
+    PartStart top_start;
+    TaskPool parts(part_threads);
+    const auto align_piece = [&](const Piece& p) {
+      pieces.push_back(p);
+      Cigar& path = paths.emplace_back();
+      parts.push([this, p, a, b, &path] {
+        MyersMiller(s_, options_, whole_, path).run(span(a, p.i0, p.i1), span(b, p.j0, p.j1), p.tb, p.te);
+      });
+    };
+
     std::int64_t end_i = static_cast<std::int64_t>(a.size()), end_j = static_cast<std::int64_t>(b.size());
     int te = open_;
     long long need = score;  // the best path's to (end_i, end_j), whose gap into it opens at te
@@ -123,32 +139,35 @@ class MyersMiller {
       }
       if (local && from.score >= c.score) {  // it starts in the band
         start = PartStart{end_i - from.end_i, end_j - from.end_j};
-        pieces.push_back({start->i, start->j, end_i, end_j, open_, te});
+        align_piece({start->i, start->j, end_i, end_j, open_, te});
       } else if (!c.spanning) {
-        pieces.push_back({r, c.j, end_i, end_j, open_, te});
+        align_piece({r, c.j, end_i, end_j, open_, te});
         end_i = r, end_j = c.j, te = open_;
         need = row_h[static_cast<std::size_t>(c.j)];
       } else {
-        pieces.push_back({r + 1, c.j, end_i, end_j, 0, te, true});
+        align_piece({r + 1, c.j, end_i, end_j, 0, te, true});
         end_i = r - 1, end_j = c.j, te = 0;
         // F(r, j) = max(H(r - 1, j) - open, F(r - 1, j)) - extend: the best
         // path to (r - 1, j) whose gap into it opens free, less open + extend.
         need = static_cast<long long>(row_f[static_cast<std::size_t>(c.j)]) + g_.open_extend;
       }
     }
-    if (!start) {  // the part above the highest crossing
-      if (local) {
-        start = run_local(span(a, 0, end_i), span(b, 0, end_j), te);
-      } else {
-        start = PartStart{};
-        run(span(a, 0, end_i), span(b, 0, end_j), open_, te);
-      }
+    if (!start)
+      parts.push([&, end_i, end_j, te] {
+        MyersMiller above(s_, options_, whole_, top_path);
+        if (local)
+          top_start = above.run_local(span(a, 0, end_i), span(b, 0, end_j), te);
+        else
+          above.run(span(a, 0, end_i), span(b, 0, end_j), open_, te);
+      });
+    parts.finish();
+
+    for (const auto& run : top_path) push_run(out_, run.op, run.length);
+    for (std::size_t k = pieces.size(); k-- > 0;) {
+      if (pieces[k].gap_above) push_run(out_, Op::insertion, 2);
+      for (const auto& run : paths[k]) push_run(out_, run.op, run.length);
     }
-    for (auto p = pieces.rbegin(); p != pieces.rend(); ++p) {
-      if (p->gap_above) push_run(out_, Op::insertion, 2);
-      run(span(a, p->i0, p->i1), span(b, p->j0, p->j1), p->tb, p->te);
-    }
-    return *start;
+    return start ? *start : top_start;
   }
 
  private:
@@ -280,10 +299,11 @@ int align_linear_local_end(Residues q, Residues t, const ScoringScheme& scheme, 
 
 int align_by_saved_rows(Residues q, Residues t, const ScoringScheme& scheme, bool local, const SavedRows& saved,
                         int score, const Options& options, Cigar& cigar, PartStart& start, const WholeAligner& whole,
-                        SavedRowsSplit* split) {
+                        SavedRowsSplit* split, int part_threads) {
   Cigar path;
   SavedRowsSplit counted;
-  start = MyersMiller(scheme, options, whole, path).run_saved(q, t, local, saved, score, split ? *split : counted);
+  start = MyersMiller(scheme, options, whole, path)
+              .run_saved(q, t, local, saved, score, split ? *split : counted, part_threads);
   return append_rescored(q, t, scheme, start, std::move(path), cigar);
 }
 

@@ -116,11 +116,14 @@ struct SavedRowsSplit {
 // band; the parts between the crossings go to Myers-Miller (and `whole`).
 // A band's pass covers the columns from the first through which a path
 // could still reach the score to beat (about as many as the band has rows,
-// on similar pairs), all of them where that window misses it. Appends to
-// cigar and returns the score, and the start.
+// on similar pairs), all of them where that window misses it. The parts
+// are independent: with part_threads > 1 they are aligned on that many
+// threads (`whole` too, then, must be safe to call from several), each as
+// soon as its crossing is known. Appends to cigar and returns the score,
+// and the start.
 int align_by_saved_rows(Residues q, Residues t, const ScoringScheme& scheme, bool local, const SavedRows& saved,
                         int score, const Options& options, Cigar& cigar, PartStart& start,
-                        const WholeAligner& whole = {}, SavedRowsSplit* split = nullptr);
+                        const WholeAligner& whole = {}, SavedRowsSplit* split = nullptr, int part_threads = 1);
 
 // The end of every pass: `h` and `f` are row m (h[0] = H(m,0)); `anywhere`
 // is the best cell seen, for End::anywhere. Applies the end rule and hands

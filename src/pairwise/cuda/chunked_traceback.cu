@@ -26,6 +26,7 @@
 
 #include "pairwise/cpu/passes.hpp"
 #include "core/cuda_check.hpp"
+#include "core/cuda_shared_limit.hpp"
 #include "core/progress.hpp"
 #include "pairwise/cuda/gpu_pass.hpp"
 #include "pairwise/cuda/chunk_walk.cuh"
@@ -64,14 +65,16 @@ Walked walk_back(const Kept<GotohTypes>& kept, const ScoringScheme& scheme, cons
   tp.end_i = static_cast<int>(end_i);
   tp.end_j = static_cast<int>(end_j);
   tp.start_state = state;
-  cuda::DeviceArray<char> ops;
-  cuda::DeviceArray<int> result;
+  // Kept by the thread, as a pass's workspace is: allocating and freeing
+  // device memory would hold up the kernels of the other threads' parts.
+  thread_local cuda::DeviceArray<char> ops;
+  thread_local cuda::DeviceArray<int> result;
   tp.ops = ops.reserve(static_cast<std::size_t>(end_i + end_j + 1));
   tp.result = result.reserve(5);
 
   const std::size_t shared = walk_shared_bytes<GotohCell<true>>(scheme.dim);
   auto kernel = shape.local ? chunked_walk<GotohCell<true>> : chunked_walk<GotohCell<false>>;
-  GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
+  cuda::allow_dynamic_shared(kernel, static_cast<int>(shared));
   WalkProgress progress(traceback, tp);
   cuda::KernelTimer timer;
   timer.start();

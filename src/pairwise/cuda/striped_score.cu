@@ -15,6 +15,7 @@
 // cells (kept_cell.hpp), where it can rebase at 8 columns a lane, else in
 // the 32-bit kernel at 8 columns.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <climits>
 #include <future>
@@ -30,6 +31,7 @@
 #include "pairwise/cpu/passes.hpp"
 #include "pairwise/modes.hpp"
 #include "core/cuda_check.hpp"
+#include "core/cuda_shared_limit.hpp"
 #include "pairwise/cuda/gpu_pass.hpp"
 #include "pairwise/cuda/chunk_recompute.cuh"
 #include "pairwise/cuda/gotoh_kernels.cuh"
@@ -63,8 +65,20 @@ Kernel kernel_of(const KernelPlan& k, const PassRequest& r) {
   return k.lane_columns == 16 ? kernel_for<16>(r.local, r.anywhere) : kernel_for<8>(r.local, r.anywhere);
 }
 
-// Device memory kept between passes (Myers-Miller makes many): it only grows.
+// The device memory of every thread's Workspace.
+std::atomic<std::size_t>& workspaces_bytes() {
+  static std::atomic<std::size_t> bytes{0};
+  return bytes;
+}
+
+// Device memory kept between passes (Myers-Miller makes many): it only
+// grows. One a thread: a split's parts run passes on several.
 struct Workspace {
+  Workspace() = default;
+  Workspace(const Workspace&) = delete;
+  Workspace& operator=(const Workspace&) = delete;
+  ~Workspace() { release(); }
+
   int device = -1;
   cuda::DeviceArray<std::uint8_t> q, t, walk_q;  // the query's letters as the profile's rows; walk_q: as ranks
   cuda::DeviceArray<int> sub, last_h, last_f, walk_sub;  // sub: the profile's rows; walk_sub: the scheme's
@@ -88,21 +102,29 @@ struct Workspace {
         ring.release(), flags.release(), strip_best.release(), checkpoints.release(), kept_edges.release(),
         packed_checkpoints.release(), packed_edges.release(), anchors.release(), saved_h.release(), saved_f.release(),
         edges.release();
+    recount();
   }
+  // Brings workspaces_bytes() up to date with bytes(); returns it.
+  std::size_t recount() {
+    const std::size_t now = bytes(), change = now - counted;  // modulo 2^64: a shrink subtracts
+    counted = now;
+    return workspaces_bytes().fetch_add(change) + change;
+  }
+  std::size_t counted = 0;  // of bytes(), in workspaces_bytes()
 };
 
 Workspace& workspace() {
-  static Workspace w;
+  thread_local Workspace w;
   return w;
 }
-
-GpuStats& stats() { return gpu_stats_counters(); }
 
 }  // namespace
 
 void add_gpu_kernel_time(double seconds, bool traceback) {
-  stats().kernel_seconds += seconds;
-  if (traceback) stats().traceback_seconds += seconds;
+  count_gpu_stats([&](GpuStats& s) {
+    s.kernel_seconds += seconds;
+    if (traceback) s.traceback_seconds += seconds;
+  });
 }
 
 namespace {
@@ -189,7 +211,7 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   const auto decline = [&] { saved->every = 0; return RunResult{}; };
   if (saved && (!kernel || kp.kind != KernelKind::s16_rebased)) return decline();
   if (!kernel) throw std::logic_error("no GPU kernel for this plan");
-  GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kp.shared_bytes)));
+  cuda::allow_dynamic_shared(kernel, static_cast<int>(kp.shared_bytes));
   int fit = 0;
   GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, kWarpsPerBlock * kLanes, kp.shared_bytes));
   if (fit == 0) throw RunError("the GPU kernel does not fit on this device (shared memory)");
@@ -245,7 +267,8 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
     w.saved_h.reserve(static_cast<std::size_t>(saved_rows * (n + 1)), "cudaMalloc (saved rows)");
     w.saved_f.reserve(static_cast<std::size_t>(saved_rows * (n + 1)), "cudaMalloc (saved rows)");
   }
-  stats().peak_memory_bytes = std::max(stats().peak_memory_bytes, w.bytes());
+  const std::size_t in_workspaces = w.recount();
+  count_gpu_stats([&](GpuStats& s) { s.peak_memory_bytes = std::max(s.peak_memory_bytes, in_workspaces); });
 
   GDP_CUDA_CHECK(cudaMemcpy(w.q.get(), letters.q.data(), letters.q.size(), cudaMemcpyHostToDevice));
   GDP_CUDA_CHECK(cudaMemcpy(w.sub.get(), letters.sub.data(),
@@ -312,7 +335,7 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   for (long long from = start; from < n; from += piece) {
     if (from > start && saving.checkpoint && saving.checkpoint->stop_at &&
         std::chrono::steady_clock::now() + std::chrono::duration<double>(piece_seconds) > *saving.checkpoint->stop_at) {
-      stats().stopped_at_column = from;
+      count_gpu_stats([&](GpuStats& s) { s.stopped_at_column = from; });
       throw Stopped("stopped at column " + std::to_string(from) + " of " + std::to_string(n) + " (" +
                         std::to_string(100 * from / n) + "%), saved in " + saving.checkpoint->path +
                         ": run the same command again to go on");
@@ -339,9 +362,9 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
       kernel<<<static_cast<int>(piece_blocks), kWarpsPerBlock * kLanes, kp.shared_bytes>>>(p);
       GDP_CUDA_CHECK(cudaGetLastError());
       add_gpu_kernel_time(timer.stop_seconds(), false);
-      GDP_CUDA_CHECK(cudaDeviceSynchronize());
+      GDP_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
     }
-    ++stats().passes;
+    count_gpu_stats([](GpuStats& s) { ++s.passes; });
     if (sixteen) {
       int overflow = 0;
       GDP_CUDA_CHECK(cudaMemcpy(&overflow, p.overflow, sizeof overflow, cudaMemcpyDeviceToHost));
@@ -381,6 +404,7 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
     copy_saved_rows(w.saved_h.get(), w.saved_f.get(), saved_rows, n, device,
                     [&](long long k) { return left_h_of(shape, g, k * saved->every); }, *saved);
     w.saved_h.release(), w.saved_f.release();  // the traceback's parts may need the room
+    w.recount();
   }
   if (!want_row && !last_row.f) return {false, best};
   if (!whole_row) {  // the corner alone: End::corner
@@ -421,14 +445,14 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
     saving.escalation = at.escalation;
     // This run's start, which stays: a rerun after an overflow may go on
     // from a later piece that this run saved.
-    stats().resumed_from_column = at.next_column;
+    count_gpu_stats([&](GpuStats& s) { s.resumed_from_column = at.next_column; });
     if (saving.escalation == 1) tuning.kernel16 = Kernel16::rebased;
     if (saving.escalation == 2) tuning.bits = 32;
   }
   for (;;) {
     const RunResult r = run_striped(q, t, scheme, shape, device, last_row, tuning, kept, counted, saving, saved);
     if (!r.overflowed) return r.pass;
-    ++stats().overflow_reruns;
+    count_gpu_stats([](GpuStats& s) { ++s.overflow_reruns; });
     // Where even 8 columns a lane cannot rebase, the plan would run the
     // overflowing kernel again: straight to 32 bits.
     const bool can_rebase = rebase16_of(gap_costs(scheme).open_extend, scheme.max_abs_score(), 8).interval > 0;
