@@ -174,6 +174,17 @@ __device__ __forceinline__ void keep_for_traceback16(const GotohParams& p, const
   }
 }
 
+// Save: whether the run of steps from `step` up to the next rebase (or row
+// m - 1) meets a saved row (a multiple of p.save_every). At step s, lane L's
+// low half is on row s - L + 1 and its high half 32 rows behind: the run
+// covers rows step - 62 to its last step + 1.
+__device__ inline bool run_meets_saved_row(const GotohParams& p, int step) {
+  const long long last = min(static_cast<long long>(step | p.rebase_mask), static_cast<long long>(p.m) - 2);
+  const long long first_row = max(static_cast<long long>(step) - (2 * kLanes - 2), 1LL);
+  const long long saved = (first_row + p.save_every - 1) & ~static_cast<long long>(p.save_every - 1);
+  return saved <= last + 1;
+}
+
 template <int Cols, bool Rebased, bool Local, bool Last, bool Kept, bool Save = false>
 __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohParams p) {
   static_assert(Local || (Rebased && Last), "global shapes need the rebased cells, and give their result in row m");
@@ -267,8 +278,8 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohP
     // `aborted` once any warp has found a score too large: when this one
     // waits for a neighbour, and every 256 steps.
     bool aborted = false;
-    auto advance = [&](const int step, auto steady) {
-      constexpr bool kSteady = decltype(steady)::value;
+    auto advance = [&](const int step, auto steady, auto saving) {
+      constexpr bool kSteady = decltype(steady)::value, kSaving = decltype(saving)::value;
       const int k = step & (kBatch - 1);
       if ((step & (kLanes - 1)) == 0) {
         q_now = q_next;
@@ -308,8 +319,8 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohP
         if (p.last.f && last_a) keep_last16<Cols>(p.last.f, fs, false, ja, bases.lo - p.costs.open_extend, p.n);
         if (p.last.f && last_b) keep_last16<Cols>(p.last.f, fs, true, ja + kHalf, bases.hi - p.costs.open_extend, p.n);
         // Save: every save_every-th row's F before the step, as a last row's.
-        const bool save_a = Save && active_a && (ia & (p.save_every - 1)) == 0,
-                   save_b = Save && active_b && (ib & (p.save_every - 1)) == 0;
+        const bool save_a = kSaving && active_a && (ia & (p.save_every - 1)) == 0,
+                   save_b = kSaving && active_b && (ib & (p.save_every - 1)) == 0;
         if (save_a) keep_last16<Cols>(saved_row(p.saved_f, p, ia), fs, false, ja, bases.lo - p.costs.open_extend, p.n);
         if (save_b) keep_last16<Cols>(saved_row(p.saved_f, p, ib), fs, true, ja + kHalf, bases.hi - p.costs.open_extend, p.n);
         unsigned es = el;
@@ -356,25 +367,33 @@ __global__ void __launch_bounds__(kWarpsPerBlock* kLanes) striped_score16(GotohP
     };
     using General = std::false_type;
     using Steady = std::true_type;
+    using Saving = std::bool_constant<Save>;  // a step that may save a row
+    using NotSaving = std::false_type;
     const int steps = m + 2 * kLanes - 1;
     int step = 0;
     // Unlike the 32-bit kernel's, the steady steps are not unrolled by
     // kBatch: this kernel's larger row measured a third slower unrolled
     // (bench/RESULTS.md).
-    for (; step < min(2 * kLanes, steps) && !aborted; ++step) advance(step, General{});
+    for (; step < min(2 * kLanes, steps) && !aborted; ++step) advance(step, General{}, Saving{});
     if constexpr (Rebased) {
       // The rebases come between runs of steady steps, out of the loop,
       // which the plain kernel keeps as it was (a rebase in the loop, or
       // these nested loops, measured slower: bench/RESULTS.md).
       while (step < m - 1 && !aborted) {
-        do advance(step++, Steady{});
-        while (step < m - 1 && (step & p.rebase_mask) != 0 && !aborted);
+        const auto run = [&](auto saving) {
+          do advance(step++, Steady{}, saving);
+          while (step < m - 1 && (step & p.rebase_mask) != 0 && !aborted);
+        };
+        // Save: only the runs that meet a saved row test for one, so that
+        // the others' steps are the plain score pass's.
+        if (Save && run_meets_saved_row(p, step)) run(Saving{});
+        else run(NotSaving{});
         if ((step & p.rebase_mask) == 0) rebase_warp<Cols, Local>(hp, fs, diag, hr, er, best, bases, p.reach);
       }
     } else {
-      for (; step + 1 <= m - 1 && !aborted; ++step) advance(step, Steady{});
+      for (; step + 1 <= m - 1 && !aborted; ++step) advance(step, Steady{}, NotSaving{});
     }
-    for (; step < steps && !aborted; ++step) advance(step, General{});
+    for (; step < steps && !aborted; ++step) advance(step, General{}, Saving{});
     if (aborted) continue;  // the pass runs again in the rebased kernel
     if (!track) continue;  // the result is row m's (p.last)
 
