@@ -28,6 +28,20 @@ void start_gpu(int device) {
 #endif
 }
 
+std::size_t gpu_free_memory(int device) {
+#if GPUDP_HAVE_CUDA
+  std::size_t free_bytes = 0, total_bytes = 0;
+  if (cudaSetDevice(device) != cudaSuccess || cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return free_bytes;
+#else
+  (void)device;
+  return 0;
+#endif
+}
+
 std::vector<GpuInfo> list_gpus() {
   std::vector<GpuInfo> gpus;
 #if GPUDP_HAVE_CUDA

@@ -23,6 +23,8 @@ bool built_with_cuda();
 // Makes `device` current and creates its context, so that the tools time
 // it apart (gpu-init) from their work. RunError on failure or without CUDA.
 void start_gpu(int device);
+// The bytes of `device`'s memory free now; 0 without CUDA.
+std::size_t gpu_free_memory(int device);
 // A short name of this machine's CPU (model name from /proc/cpuinfo).
 std::string cpu_name();
 

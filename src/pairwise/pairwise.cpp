@@ -16,6 +16,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "core/device.hpp"
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/host_memory.hpp"
@@ -109,6 +110,12 @@ std::optional<Alignment> align_from_saved_rows(Residues q, Residues t, const Sco
   traceback.set_total(static_cast<std::uint64_t>(std::min(a.query_end * a.target_end, 2 * saved.every * longer)));
   Options linear = o;
   linear.progress = &traceback;
+  // The parts run side by side: each may keep at most its share of half
+  // the memory free now, so that together they fit (a wider part, as a
+  // long gap makes, splits further by Myers-Miller).
+  if (linear.tuning.traceback_bytes == 0 && linear.tuning.split_threads > 1)
+    linear.tuning.traceback_bytes =
+        static_cast<long long>(gpu_free_memory(o.device) / (2 * static_cast<std::size_t>(linear.tuning.split_threads)));
   std::atomic<int> parts = 0;
   PartStart start;
   SavedRowsSplit split;
