@@ -129,7 +129,7 @@ std::optional<Alignment> align_from_saved_rows(Residues q, Residues t, const Sco
   const GpuStats after = gpu_stats();
   spdlog::debug("alignment of {} x {}: score pass {:.3f} s ({:.3f} s in its kernel) saving {} rows; the split at them "
                 "{:.3f} s: {} reverse passes over {} cells ({} widened to the whole row), {} parts by the chunked "
-                "traceback; {:.3f} s in kernels, {:.3f} s of it in the parts' walks",
+                "traceback; {:.3f} s in kernels, {:.3f} s of it in the parts' walks (summed over the parts' threads)",
                 q.size(), t.size(), score_seconds, score_kernel, saved.rows(), stage.seconds() - score_seconds,
                 split.bands, split.cells, split.widened, parts.load(), after.kernel_seconds - before.kernel_seconds - score_kernel,
                 after.traceback_seconds - before.traceback_seconds);
