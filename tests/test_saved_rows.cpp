@@ -3,8 +3,10 @@
 // random and similar pairs with long gaps across those rows, local and
 // global, at many row spacings.
 #include <catch2/catch.hpp>
+#include <atomic>
 #include <filesystem>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include "core/error.hpp"
@@ -118,4 +120,26 @@ TEST_CASE("saved rows spilled to a file: written, read back, the file unlinked; 
   SavedRows missing;
   missing.spill_dir = dir.string() + "/no-such-directory";
   REQUIRE_THROWS_AS(missing.allocate(2, 10), RunError);
+}
+
+TEST_CASE("a part that fails on one of the split's threads fails the split", "[pairwise][saved-rows]") {
+  std::mt19937 rng(31);
+  const ScoringScheme s = test::dna_scheme();
+  const auto q = test::random_ranks(rng, 600, 4);
+  const auto t = test::mutate(rng, q, 4, 0.05);
+  SavedRows saved;
+  saved.every = 8;  // 75 rows, so many bands
+  const PassResult pass = score_pass_scalar(q, t, s, shape_of(Mode::global, s), {}, nullptr, &saved);
+  std::atomic<int> offered{0};
+  const WholeAligner failing = [&](const Part&, Cigar&) -> std::optional<PartStart> {
+    ++offered;
+    throw std::runtime_error("a part failed");
+  };
+  Cigar cigar;
+  PartStart start;
+  SavedRowsSplit split;
+  REQUIRE_THROWS_WITH(align_by_saved_rows(q, Residues(t).first(static_cast<std::size_t>(pass.end_j)), s, false, saved,
+                                          pass.score, Options{}, cigar, start, failing, &split, 3),
+                      "a part failed");
+  CHECK(offered >= 1);
 }

@@ -2,8 +2,9 @@
 // Independent tasks on a few threads, in the order pushed: push() queues a
 // task (or, with one thread or none, runs it at once on the caller's);
 // finish() waits for every task and rethrows the first exception one threw
-// (the tasks not started by then are dropped). The destructor drops what is
-// queued and joins, for when the pushing side fails.
+// (the tasks not started by then are dropped); failed() says whether one
+// has, so that the pushing side can stop early. The destructor drops what
+// is queued and joins, for when the pushing side fails.
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -31,6 +32,11 @@ class TaskPool {
       queued_.push_back(std::move(task));
     }
     wake_.notify_one();
+  }
+
+  bool failed() {
+    std::lock_guard lock(mutex_);
+    return failure_ != nullptr;
   }
 
   void finish() {

@@ -119,7 +119,7 @@ class MyersMiller {
     int te = open_;
     long long need = score;  // the best path's to (end_i, end_j), whose gap into it opens at te
     std::optional<PartStart> start;  // a local start found in a band
-    for (std::int64_t k = saved.rows(); k >= 1 && !start && end_i > 0; --k) {
+    for (std::int64_t k = saved.rows(); k >= 1 && !start && end_i > 0 && !parts.failed(); --k) {
       const std::int64_t r = k * saved.every;
       if (r >= end_i) continue;
       const std::span<const int> row_h = saved.h(k), row_f = saved.f(k);
@@ -152,7 +152,7 @@ class MyersMiller {
         need = static_cast<long long>(row_f[static_cast<std::size_t>(c.j)]) + g_.open_extend;
       }
     }
-    if (!start)
+    if (!start && !parts.failed())
       parts.push([&, end_i, end_j, te] {
         MyersMiller above(s_, options_, whole_, top_path);
         if (local)
