@@ -122,6 +122,14 @@ TEST_CASE("the plan picks each shape's kernel as measured", "[plan]") {
     REQUIRE(plain.kind == KernelKind::s16_diagonal);
     REQUIRE(plain.lane_columns == 64);
     REQUIRE(plain.rebase.interval == 0);
+    // A long target's rebased pass: 32 columns where its plain one takes 64,
+    // and 64 when asked.
+    const PassRequest chromosome = local_dna(10000000, 10000000);
+    REQUIRE(plan_kernel(chromosome, {}, h100).lane_columns == 64);
+    REQUIRE(plan_kernel(chromosome, rebased, h100).lane_columns == kMaxRebasedCols);
+    GpuTuning wide = rebased;
+    wide.lane_columns = 64;
+    REQUIRE(plan_kernel(chromosome, wide, h100).lane_columns == 64);
   }
   SECTION("the kept pass: the rebased kernel (two kept strips a strip at 8 columns), one piece, strips in groups") {
     PassRequest r = local_dna(3000, 5000);
@@ -150,12 +158,13 @@ TEST_CASE("the plan picks each shape's kernel as measured", "[plan]") {
     REQUIRE(global.kind == KernelKind::s16_rebased);
     REQUIRE(global.lane_columns == 16);
   }
-  SECTION("a pass that saves rows: the rebased kernel, local or global, at the score pass's columns") {
+  SECTION("a pass that saves rows: the rebased kernel, local or global, at the score pass's columns (at most 32)") {
     PassRequest r = local_dna(3000, 5000000);
     r.save_rows = true;
     const KernelPlan local = plan_kernel(r, {}, h100);
     REQUIRE(local.kind == KernelKind::s16_rebased);
-    REQUIRE(local.lane_columns == plan_kernel(local_dna(3000, 5000000), {}, h100).lane_columns);
+    REQUIRE(plan_kernel(local_dna(3000, 5000000), {}, h100).lane_columns == 64);
+    REQUIRE(local.lane_columns == kMaxRebasedCols);
     r.local = false, r.anywhere = false;
     REQUIRE(plan_kernel(r, {}, h100).kind == KernelKind::s16_rebased);
   }

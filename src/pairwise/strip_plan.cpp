@@ -128,7 +128,11 @@ KernelPlan plan_kernel_of(const PassRequest& r, const GpuTuning& tuning, const D
   // rows, fewer the wider the lane: narrower lanes where the scores leave
   // too few, and the choice as without it where even 8 columns do.
   auto rebase_of = [&](int columns) { return rebase16_of(r.open_extend, r.max_abs_score, columns); };
-  int cols_rebased = cols_diagonal;
+  // At most 32 columns a lane unless asked: long homologous pairs' rebased
+  // passes ran 10% (1e7 x 1e7) to 25% (3e6 x 3e6) faster than at 64
+  // (bench/RESULTS.md).
+  const bool columns_asked = tuning.lane_columns != 0;
+  int cols_rebased = columns_asked ? cols_diagonal : std::min(cols_diagonal, kMaxRebasedCols);
   while (cols_rebased > 8 && rebase_of(cols_rebased).interval == 0) cols_rebased /= 2;
   const bool rebased = (rebased_only || tuning.kernel16 == Kernel16::rebased) && rebase_of(cols_rebased).interval > 0;
   if (sixteen && rebased_only && !rebased) return plan_kernel_of(r, tuning, d, false, false);
@@ -138,7 +142,6 @@ KernelPlan plan_kernel_of(const PassRequest& r, const GpuTuning& tuning, const D
            : use_rows16(tuning.kernel16, r.m, r.n, cols_diagonal, cols_rows, d.sms) ? KernelKind::s16_rows
                                                                                     : KernelKind::s16_diagonal;
   const bool rows = k.kind == KernelKind::s16_rows;
-  const bool columns_asked = tuning.lane_columns != 0;
   k.lane_columns = rebased        ? cols_rebased
                    : !rows         ? cols_diagonal
                    : columns_asked ? cols_rows

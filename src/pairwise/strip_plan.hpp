@@ -42,6 +42,8 @@ constexpr int kKeptWidth = kLanes * kKeptCols;
 // The rebased 16-bit kernel's kept passes: 8 to 32 columns a lane, Cols / 8
 // kept strips of kKeptWidth columns a half (a strip of 64 Cols columns).
 constexpr int kMaxKeptCols16 = 32;
+// Any rebased 16-bit pass's columns a lane, unless asked for more.
+constexpr int kMaxRebasedCols = 32;
 constexpr int kept_rows(std::size_t dir_word_bytes) { return static_cast<int>(32768 / (kLanes * dir_word_bytes)); }
 
 // Device memory a kept pass of m x n needs beyond an ordinary one (the
