@@ -18,11 +18,9 @@
 #include <atomic>
 #include <chrono>
 #include <climits>
-#include <future>
 #include <optional>
 #include <span>
 #include <string>
-#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -35,6 +33,7 @@
 #include "pairwise/cuda/gpu_pass.hpp"
 #include "pairwise/cuda/chunk_recompute.cuh"
 #include "pairwise/cuda/gotoh_kernels.cuh"
+#include "pairwise/cuda/saved_rows_copy.hpp"
 #include "pairwise/cuda/strip_kernel.cuh"
 #include "pairwise/cuda/strip_progress.cuh"
 #include "pairwise/kept_cell.hpp"
@@ -135,40 +134,6 @@ struct RunResult {
   bool overflowed = false;
   PassResult pass;
 };
-
-// The rows a pass saved on the device (row k's n + 1 cells at
-// (k - 1) * (n + 1), column 0 left out), into `saved` as score_pass_scalar
-// saves them, column 0's from column0(k). Each goes through a small
-// page-locked buffer (the bus's rate); several threads at a time, as
-// writing fresh host memory is bound by its page faults.
-constexpr long long kStagingCells = 1 << 22;
-template <class Column0>
-void copy_saved_rows(const int* h, const int* f, long long rows, long long n, int device, const Column0& column0,
-                     SavedRows& saved) {
-  saved.allocate(rows, n + 1);
-  auto copy_row = [n](const int* from, int first, int* staging, std::span<int> out) {
-    out[0] = first;
-    for (long long j = 1; j <= n; j += kStagingCells) {
-      const long long count = std::min(kStagingCells, n + 1 - j);
-      GDP_CUDA_CHECK(cudaMemcpy(staging, from + j, static_cast<std::size_t>(count) * sizeof(int), cudaMemcpyDeviceToHost));
-      std::copy(staging, staging + count, out.begin() + j);
-    }
-  };
-  const long long threads = std::clamp<long long>(std::thread::hardware_concurrency(), 1, 8);
-  std::vector<std::future<void>> copies;
-  for (long long c = 0; c < std::min(threads, rows); ++c)
-    copies.push_back(std::async(std::launch::async, [&, c] {
-      GDP_CUDA_CHECK(cudaSetDevice(device));
-      cuda::PinnedArray<int> staging;
-      staging.reserve(static_cast<std::size_t>(std::min(kStagingCells, n)), "cudaMallocHost (saved rows)");
-      for (long long k = 1 + c; k <= rows; k += threads) {
-        const long long at = (k - 1) * (n + 1);
-        copy_row(h + at, column0(k), staging.get(), saved.h(k));
-        copy_row(f + at, column0(k), staging.get(), saved.f(k));
-      }
-    }));
-  for (auto& c : copies) c.get();
-}
 
 // The saving of a pass to its checkpoint file, where one is wanted.
 struct Saving {
@@ -332,6 +297,10 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   }
   Timer piece_timer;
   double piece_seconds = 0;
+  // The saved rows reach the host a piece at a time, each while the next
+  // piece's kernel runs.
+  std::optional<SavedRowsCopy> saved_copy;
+  if (saved_rows > 0) saved_copy.emplace(w.saved_h.get(), w.saved_f.get(), saved_rows, n, device, *saved);
   for (long long from = start; from < n; from += piece) {
     if (from > start && saving.checkpoint && saving.checkpoint->stop_at &&
         std::chrono::steady_clock::now() + std::chrono::duration<double>(piece_seconds) > *saving.checkpoint->stop_at) {
@@ -396,13 +365,15 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
                                 cudaMemcpyDeviceToHost));
       save_checkpoint(saving.checkpoint->path, saving.fingerprint, s);
     }
+    if (saved_copy) saved_copy->start(from + 1, from + width);
     std::swap(edge_in, edge_out);
     piece_seconds = piece_timer.seconds();
   }
 
-  if (saved_rows > 0) {
-    copy_saved_rows(w.saved_h.get(), w.saved_f.get(), saved_rows, n, device,
-                    [&](long long k) { return left_h_of(shape, g, k * saved->every); }, *saved);
+  if (saved_copy) {
+    saved_copy->wait();
+    for (long long k = 1; k <= saved_rows; ++k) saved->h(k)[0] = saved->f(k)[0] = left_h_of(shape, g, k * saved->every);
+    saved_copy.reset();
     w.saved_h.release(), w.saved_f.release();  // the traceback's parts may need the room
     w.recount();
   }
