@@ -3,6 +3,7 @@
 // random and similar pairs with long gaps across those rows, local and
 // global, at many row spacings.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <random>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "pairwise/cpu/band_start.hpp"
 #include "pairwise/cpu/passes.hpp"
 #include "pairwise/modes.hpp"
 #include "random_inputs.hpp"
@@ -142,4 +144,58 @@ TEST_CASE("a part that fails on one of the split's threads fails the split", "[p
                                           pass.score, Options{}, cigar, start, failing, &split, 3),
                       "a part failed");
   CHECK(offered >= 1);
+}
+
+// band_start looks at no column left of where its bound lets a path reach
+// the score (band_scan_from): it must return the first column the whole
+// row's scan returns, and leave out many.
+TEST_CASE("a band's first column is the whole row's scan's, on saved rows of local and global passes",
+          "[pairwise][saved-rows]") {
+  std::mt19937 rng(1618);
+  const ScoringScheme schemes[] = {test::dna_scheme(), test::dna_scheme(1, -3, 3, 2), test::dna_scheme(5, -4, 10, 1),
+                                   test::protein_scheme()};
+  std::int64_t skipped = 0, columns = 0;
+  for (int round = 0; round < 60; ++round) {
+    const ScoringScheme& s = schemes[round % 4];
+    const int alphabet = round % 4 == 3 ? 20 : 4, open = s.gap_open, extend = gap_costs(s).extend;
+    const long long best_substitution = std::max(0, *std::max_element(s.scores.begin(), s.scores.end()));
+    const auto q = test::random_ranks(rng, 200 + static_cast<std::size_t>(round) * 7, alphabet);
+    const auto t = round % 3 ? test::mutate(rng, q, alphabet, 0.05 * (round % 4)) : test::random_ranks(rng, 300, alphabet);
+    for (const bool local : {true, false}) {
+      SavedRows saved;
+      saved.every = 16;
+      score_pass_scalar(q, t, s, shape_of(local ? Mode::local : Mode::global, s), {}, nullptr, &saved);
+      for (std::int64_t k = 1; k <= saved.rows(); ++k) {
+        const std::span<const int> h = std::as_const(saved).h(k), f = std::as_const(saved).f(k);
+        const auto n = static_cast<std::int64_t>(t.size());
+        for (int probe = 0; probe < 8; ++probe) {
+          const std::int64_t end_j = std::uniform_int_distribution<std::int64_t>(0, n)(rng);
+          const std::int64_t rows = std::uniform_int_distribution<std::int64_t>(1, 3 * saved.every)(rng);
+          // Scores to beat around the row's own, and far off it.
+          const long long at = h[static_cast<std::size_t>(end_j)];
+          const long long need = at + std::uniform_int_distribution<long long>(-40, 40 + best_substitution * rows)(rng);
+          std::int64_t scanned = end_j;
+          for (std::int64_t j = 0; j < end_j; ++j) {
+            const long long w = end_j - j;
+            const long long reach = best_substitution * std::min<long long>(rows, w) -
+                                    static_cast<long long>(extend) * std::max<long long>(0, w - rows);
+            const auto x = static_cast<std::size_t>(j);
+            if (std::max<long long>(h[x], static_cast<long long>(f[x]) + open) + reach >= need) {
+              scanned = j;
+              break;
+            }
+          }
+          INFO("round " << round << (local ? " local" : " global") << " row " << k * saved.every << " end_j " << end_j
+                        << " rows " << rows << " need " << need);
+          const std::int64_t from = band_scan_from(end_j, rows, need, best_substitution, open, extend);
+          REQUIRE(from <= scanned);
+          REQUIRE(band_start(h, f, end_j, rows, need, best_substitution, open, extend) == scanned);
+          skipped += from, columns += end_j;
+        }
+      }
+    }
+  }
+  // The bound must leave many columns out, not only be safe.
+  INFO("skipped " << skipped << " of " << columns << " columns");
+  REQUIRE(skipped * 3 > columns);
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/task_pool.hpp"
+#include "pairwise/cpu/band_start.hpp"
 #include "pairwise/cpu/passes.hpp"
 
 namespace gdp::pairwise {
@@ -123,7 +124,7 @@ class MyersMiller {
       const std::int64_t r = k * saved.every;
       if (r >= end_i) continue;
       const std::span<const int> row_h = saved.h(k), row_f = saved.f(k);
-      std::int64_t j0 = band_start(row_h, row_f, end_j, end_i - r, need);
+      std::int64_t j0 = band_start(row_h, row_f, end_j, end_i - r, need, best_substitution_, open_, g_.extend);
       PassResult from;
       Crossing c;
       for (;;) {  // the band's columns from j0; all of them where the best path was not found there
@@ -173,25 +174,6 @@ class MyersMiller {
  private:
   static Residues span(Residues x, std::int64_t from, std::int64_t to) {
     return x.subspan(static_cast<std::size_t>(from), static_cast<std::size_t>(to - from));
-  }
-
-  // The first column of saved row r (H and F: h, f) through which a path
-  // to (end_i, end_j), `rows` rows below, can still score `need`. From
-  // column j it takes at most min(rows, w) diagonal steps, each scoring at
-  // most best_substitution_, and at least w - rows horizontal ones, each
-  // costing at least extend (w = end_j - j); a vertical gap across the row
-  // is charged one open less. A local path that starts in the band, at
-  // column j, is no better than one through (r, j), whose H is at least 0.
-  std::int64_t band_start(std::span<const int> h, std::span<const int> f, std::int64_t end_j, std::int64_t rows,
-                          long long need) const {
-    for (std::int64_t j = 0; j < end_j; ++j) {
-      const long long w = end_j - j;
-      const long long reach = best_substitution_ * std::min<long long>(rows, w) -
-                              static_cast<long long>(g_.extend) * std::max<long long>(0, w - rows);
-      const auto x = static_cast<std::size_t>(j);
-      if (std::max<long long>(h[x], static_cast<long long>(f[x]) + open_) + reach >= need) return j;
-    }
-    return end_j;
   }
 
   // H and F of a pass's last row.
