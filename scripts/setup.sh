@@ -11,6 +11,7 @@ packages=(
   ncbi-blast+  # tests: blastp and blastn check gpu-sw's blast6 E-values (15 MB)
   fasta3  # tests: ssearch36 checks gpu-sw's scores; a peer in search-cpu.sh
   help2man dpkg-dev file  # manual pages from --help; cpack -G DEB's Depends
+  snakemake  # workflow/: batch jobs in shards (tests: scripts/test-workflow.sh)
 )
 missing=()
 for p in "${packages[@]}"; do
