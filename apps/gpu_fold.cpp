@@ -44,7 +44,9 @@ reads them.
 Where a GPU is found, every record folds on it: records of 512 bases or
 more one after another (the blocked algorithm: max-plus products of
 128 x 128 blocks), shorter ones many a launch (one thread block each, its
-table in shared memory). With --cpu, or without a GPU, every record folds
+table in shared memory). --devices 0,1 (or all) spreads the records over
+several GPUs, each to the least loaded, the output the same as on one.
+With --cpu, or without a GPU, every record folds
 on the CPU, short ones many at once on the threads. --engine picks one
 engine for every record: cpu1 (the naive recurrence), cpu2
 (cache-efficient, a transposed copy), omp2 (cpu2 on all cores) or gpu.
@@ -72,6 +74,7 @@ Examples:
   gpu-fold rna.fa                         # dot-bracket, one record after another
   gpu-fold --format bpseq --min-loop 3 rna.fa
   gpu-fold --cpu --threads 16 big.fa
+  gpu-fold --devices all many_long.fa     # the records spread over every GPU
   gpu-fold --format tsv many_small.fa > structures.tsv
   gpu-fold --interact pairs.fa            # each record: SEQ1&SEQ2
   gpu-fold --interact a.fa b.fa           # record i of a with record i of b
@@ -81,7 +84,7 @@ Examples:
 
 struct FoldOptions {
   std::vector<std::string> inputs;
-  std::string format = "dotbracket", engine, weights = "3,1,1.5", window;
+  std::string format = "dotbracket", engine, weights = "3,1,1.5", window, devices;
   int min_loop = 3;
   bool no_gu = false, interact = false;
 };
@@ -193,6 +196,7 @@ void run_interact(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   const gdp::io::InteractionFormat format = gdp::io::parse_interaction_format(o.format);
   const gdp::fold::InteractionWeights weights = gdp::fold::parse_interaction_weights(o.weights);
   if (o.no_gu) throw gdp::InputError("--no-gu is not for --interact (see --weights)");
+  if (!o.devices.empty()) throw gdp::InputError("--devices is not for --interact, which runs on one GPU (--device N)");
   // cpu1 is the oracle; cpu2 the products' form on one thread, omp2 on
   // all; gpu the default where a GPU is found, else omp2.
   const auto choice = gdp::choose_device(common.cpu, common.device);
@@ -317,6 +321,12 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
 
   // Chosen once the inputs are known to be good.
   const auto choice = gdp::choose_device(common.cpu, common.device);
+  if (!o.devices.empty()) {
+    if (common.cpu) throw gdp::InputError("--cpu and --devices cannot be used together");
+    if (all.engine && all.engine != gdp::fold::Engine::gpu)
+      throw gdp::InputError("--devices folds on the GPU: leave --engine out, or give --engine gpu");
+    all.devices = gdp::parse_devices(o.devices);
+  }
   if (all.engine == gdp::fold::Engine::gpu && !choice.use_gpu) {
     const std::string why = !gdp::have_cuda ? gdp::no_cuda_message : choice.reason;
     throw gdp::InputError("--engine gpu needs a GPU" + (why.empty() ? std::string() : ": " + why));
@@ -324,6 +334,10 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   if (!choice.use_gpu && !choice.reason.empty()) spdlog::info("{}", choice.reason);
   all.use_gpu = choice.use_gpu;
   all.options.device = choice.use_gpu ? choice.gpu.id : 0;
+  if (!all.devices.empty()) {  // the records spread over these GPUs
+    all.use_gpu = true;
+    all.options.device = all.devices.front();
+  }
 
   const std::vector<std::string_view> views(rnas.begin(), rnas.end());
   gdp::Progress progress(tool, 0, !common.quiet);  // fold_all sets the total
@@ -354,7 +368,11 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
 
   if (!common.report.empty()) {
     report.backend = folded.backend;
-    report.device = choice.use_gpu ? choice.gpu.name : gdp::cpu_name();
+    report.device = !all.use_gpu ? gdp::cpu_name()
+                    : all.devices.size() > 1
+                        ? std::to_string(all.devices.size()) + " x " + gdp::list_gpus()[static_cast<std::size_t>(all.devices.front())].name
+                        : choice.gpu.name;
+    if (all.devices.size() > 1) report.gpu.push_back({"devices", static_cast<double>(all.devices.size())});
     report.threads = all.options.threads;
     report.inputs = {{"records", static_cast<double>(rnas.size())},
                      {"bases", static_cast<double>(file.total_residues())}};
@@ -385,5 +403,8 @@ int main(int argc, char** argv) {
                  "cpu1 | cpu2 | omp2 | gpu for every record (default: gpu where a GPU is found; else omp2, "
                  "and cpu2 for records under 512 bases, many at once)");
   gdp::app::add_common_options(app, common);
+  app.add_option("--devices", o.devices, "GPUs to spread the records over: 0,1 or all (default: one, --device)")
+      ->excludes("--device")
+      ->group("Common");
   return gdp::app::tool_main(tool, app, argc, argv, common, [&] { run(o, common); });
 }

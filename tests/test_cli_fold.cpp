@@ -102,6 +102,8 @@ TEST_CASE("gpu-fold: bad input is one line, exit 2, and no output file", "[cli][
       {{"--tune", "nosuchkey=1", good}, "--tune: unknown key 'nosuchkey' (known: rounds, min_slice)"},
       {{"--tune", "rounds=0", good}, "--tune rounds=0: takes an integer from 1"},
       {{"--tune", "rounds", good}, "--tune takes key=value"},
+      {{"--devices", "0", good}, "--cpu and --devices cannot be used together"},
+      {{"--devices", "0", "--device", "0", good}, "--device excludes --devices"},
   };
   check_refused(box, cases);
 }
@@ -171,6 +173,7 @@ TEST_CASE("gpu-fold --interact: bad input is one line, exit 2, and no output fil
       {{"--interact", "--format", "bpseq", good}, "unknown format 'bpseq' (use dotbracket, pairs, tsv or json)"},
       {{"--interact", "--weights", "3,1", good}, "--weights takes GC,AU,GU"},
       {{"--interact", "--no-gu", good}, "--no-gu is not for --interact"},
+      {{"--interact", "--devices", "0", good}, "--devices is not for --interact"},
       {{"--interact", "--engine", "gpu", good}, "--engine gpu needs a GPU"},  // with --cpu
       {{"--interact", "--engine", "cpu9", good}, "unknown engine"},
       {{"--interact", huge}, "huge.fa:2: record 'h': strands of 200000 and 200000 bases need about"},

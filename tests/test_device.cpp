@@ -36,3 +36,32 @@ TEST_CASE("device choice: the CPU when asked, and only GPUs that exist", "[devic
     CHECK_THAT(none.reason, Catch::Matchers::Contains("CPU"));
   }
 }
+
+TEST_CASE("parse_devices (--devices): every GPU, or the ones named once each; a bad list is one InputError", "[device]") {
+  const auto gpus = list_gpus();
+  auto refused = [](const std::string& list, const std::string& words) {
+    INFO(list);
+    try {
+      parse_devices(list);
+      FAIL("accepted");
+    } catch (const InputError& e) {
+      CHECK_THAT(e.what(), Catch::Contains("--devices " + list + ": ") && Catch::Contains(words));
+    }
+  };
+  if (gpus.empty()) {  // every list is refused, saying why
+    refused("0", built_with_cuda() ? "no GPU found" : "no CUDA support");
+    refused("all", built_with_cuda() ? "no GPU found" : "no CUDA support");
+    return;
+  }
+  std::vector<int> every;
+  for (const GpuInfo& g : gpus) every.push_back(g.id);
+  CHECK(parse_devices("all") == every);
+  CHECK(parse_devices("0") == std::vector<int>{0});
+  if (gpus.size() > 1) CHECK(parse_devices("1,0") == std::vector<int>{1, 0});
+  refused("0,0", "GPU 0 is named twice");
+  refused(std::to_string(gpus.size()), "does not exist");
+  refused("-1", "does not exist");
+  refused("0,x", "'x' is not a GPU number");
+  refused("0,", "'' is not a GPU number");
+  refused("", "'' is not a GPU number");
+}

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/build.hpp"
+#include "core/device.hpp"
 #include "core/error.hpp"
 #include "fold/fold.hpp"
 #include "fold/table.hpp"
@@ -202,6 +203,33 @@ TEST_CASE("fold_all on the GPU: long records alone, short ones many a launch, as
     REQUIRE(got.gpu.fill_seconds > 0);
     for (std::size_t x = 0; x < rnas.size(); ++x) {
       INFO("record " << x << " engine asked " << asked);
+      REQUIRE(got.structures[x].dot_bracket == fold_rna(rnas[x], Engine::cpu2, options).dot_bracket);
+    }
+  }
+}
+
+// Spread over devices: GPU 0 twice (two host threads on one GPU) where
+// there is one, and every GPU found; the same structures as on one.
+TEST_CASE("fold_all over several GPUs: each record to the least loaded, the structures as on one", "[gpu][fold]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(29);
+  std::vector<std::string> rnas;
+  for (std::size_t n : {700, 20, 511, 512, 1300, 130, 2, 90, 600, 45, 1})
+    rnas.push_back(random_rna(rng, n, n % 3 == 0));
+  const std::vector<std::string_view> views(rnas.begin(), rnas.end());
+  const Options options = options_of(Rules{true, 3}, 4);
+  std::vector<int> every;
+  for (const GpuInfo& g : list_gpus()) every.push_back(g.id);
+  for (const std::vector<int>& devices : {std::vector<int>{0, 0}, std::vector<int>{0, 0, 0}, every}) {
+    AllOptions all;
+    all.options = options;
+    all.use_gpu = true;
+    all.devices = devices;
+    const AllResult got = fold_all(views, all);
+    REQUIRE(got.backend == "gpu");
+    REQUIRE(got.gpu.fill_seconds > 0);
+    for (std::size_t x = 0; x < rnas.size(); ++x) {
+      INFO("record " << x << " over " << devices.size() << " devices");
       REQUIRE(got.structures[x].dot_bracket == fold_rna(rnas[x], Engine::cpu2, options).dot_bracket);
     }
   }

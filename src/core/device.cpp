@@ -1,5 +1,7 @@
 #include "core/device.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <fstream>
 
 #include "core/error.hpp"
@@ -92,6 +94,33 @@ DeviceChoice choose_device(bool want_cpu, std::optional<int> device) {
   choice.use_gpu = true;
   choice.gpu = gpus.front();
   return choice;
+}
+
+std::vector<int> parse_devices(const std::string& list) {
+  const auto gpus = list_gpus();
+  if (gpus.empty())
+    throw InputError("--devices " + list + ": " + (built_with_cuda() ? "no GPU found" : "this build has no CUDA support"));
+  std::vector<int> ids;
+  if (list == "all") {
+    for (const GpuInfo& g : gpus) ids.push_back(g.id);
+    return ids;
+  }
+  std::size_t at = 0;
+  for (;;) {
+    const std::size_t comma = list.find(',', at);
+    const std::string item = list.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    int id = -1;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), id);
+    if (item.empty() || ec != std::errc() || end != item.data() + item.size())
+      throw InputError("--devices " + list + ": '" + item + "' is not a GPU number (say 0,1 or all)");
+    if (id < 0 || id >= static_cast<int>(gpus.size()))
+      throw InputError("--devices " + list + ": GPU " + item + " does not exist (" + std::to_string(gpus.size()) + " GPU(s) found)");
+    if (std::find(ids.begin(), ids.end(), id) != ids.end())
+      throw InputError("--devices " + list + ": GPU " + item + " is named twice");
+    ids.push_back(id);
+    if (comma == std::string::npos) return ids;
+    at = comma + 1;
+  }
 }
 
 }  // namespace gdp

@@ -38,4 +38,8 @@ struct DeviceChoice {
 // an explicit --device that does not exist.
 DeviceChoice choose_device(bool want_cpu, std::optional<int> device);
 
+// --devices LIST: "all" (every GPU found) or ids apart by commas ("0,1"),
+// each once. InputError for an id that does not exist, or without a GPU.
+std::vector<int> parse_devices(const std::string& list);
+
 }  // namespace gdp

@@ -103,6 +103,9 @@ struct AllOptions {
   Options options;               // rules, threads, device, tuning
   std::optional<Engine> engine;  // every record on this engine; none: each record's own (fold_all)
   bool use_gpu = false;          // without `engine`: fold on the GPU (options.device)
+  // The GPUs the records spread over, where they fold on the GPU (empty:
+  // options.device alone).
+  std::vector<int> devices;
 };
 
 // What fold_all gives back.
@@ -127,7 +130,9 @@ class RecordError : public InputError {
 
 // Every record (as check_rna takes them, each checked before any is
 // folded), each on its engine: the one asked for; else, with use_gpu, the GPU (records of 512 bases or more one after
-// another, shorter ones many a launch, fold_rnas_gpu); else OMP2 for
+// another, shorter ones many a launch, fold_rnas_gpu; over several GPUs,
+// `devices`, each record to the least loaded by n^3, one host thread a
+// GPU, the CPU threads shared among them); else OMP2 for
 // records of 512 bases or more (with more than one thread) and CPU2 for
 // the others, many at once on the threads, one each. The GPU's context is
 // created first where a record folds on it. Throws RecordError where a
