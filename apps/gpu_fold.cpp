@@ -84,7 +84,7 @@ Examples:
 
 struct FoldOptions {
   std::vector<std::string> inputs;
-  std::string format = "dotbracket", engine, weights = "3,1,1.5", window, devices;
+  std::string format = "dotbracket", engine, weights = "3,1,1.5", window;
   int min_loop = 3;
   bool no_gu = false, interact = false;
 };
@@ -196,7 +196,7 @@ void run_interact(const FoldOptions& o, const gdp::app::CommonOptions& common) {
   const gdp::io::InteractionFormat format = gdp::io::parse_interaction_format(o.format);
   const gdp::fold::InteractionWeights weights = gdp::fold::parse_interaction_weights(o.weights);
   if (o.no_gu) throw gdp::InputError("--no-gu is not for --interact (see --weights)");
-  if (!o.devices.empty()) throw gdp::InputError("--devices is not for --interact, which runs on one GPU (--device N)");
+  if (!common.devices.empty()) throw gdp::InputError("--devices is not for --interact, which runs on one GPU (--device N)");
   // cpu1 is the oracle; cpu2 the products' form on one thread, omp2 on
   // all; gpu the default where a GPU is found, else omp2.
   const auto choice = gdp::choose_device(common.cpu, common.device);
@@ -321,12 +321,9 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
 
   // Chosen once the inputs are known to be good.
   const auto choice = gdp::choose_device(common.cpu, common.device);
-  if (!o.devices.empty()) {
-    if (common.cpu) throw gdp::InputError("--cpu and --devices cannot be used together");
-    if (all.engine && all.engine != gdp::fold::Engine::gpu)
-      throw gdp::InputError("--devices folds on the GPU: leave --engine out, or give --engine gpu");
-    all.devices = gdp::parse_devices(o.devices);
-  }
+  all.devices = gdp::app::chosen_devices(common);
+  if (!all.devices.empty() && all.engine && all.engine != gdp::fold::Engine::gpu)
+    throw gdp::InputError("--devices folds on the GPU: leave --engine out, or give --engine gpu");
   if (all.engine == gdp::fold::Engine::gpu && !choice.use_gpu) {
     const std::string why = !gdp::have_cuda ? gdp::no_cuda_message : choice.reason;
     throw gdp::InputError("--engine gpu needs a GPU" + (why.empty() ? std::string() : ": " + why));
@@ -368,10 +365,7 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
 
   if (!common.report.empty()) {
     report.backend = folded.backend;
-    report.device = !all.use_gpu ? gdp::cpu_name()
-                    : all.devices.size() > 1
-                        ? std::to_string(all.devices.size()) + " x " + gdp::list_gpus()[static_cast<std::size_t>(all.devices.front())].name
-                        : choice.gpu.name;
+    report.device = !all.use_gpu ? gdp::cpu_name() : !all.devices.empty() ? gdp::app::devices_name(all.devices) : choice.gpu.name;
     if (all.devices.size() > 1) report.gpu.push_back({"devices", static_cast<double>(all.devices.size())});
     report.threads = all.options.threads;
     report.inputs = {{"records", static_cast<double>(rnas.size())},
@@ -403,8 +397,6 @@ int main(int argc, char** argv) {
                  "cpu1 | cpu2 | omp2 | gpu for every record (default: gpu where a GPU is found; else omp2, "
                  "and cpu2 for records under 512 bases, many at once)");
   gdp::app::add_common_options(app, common);
-  app.add_option("--devices", o.devices, "GPUs to spread the records over: 0,1 or all (default: one, --device)")
-      ->excludes("--device")
-      ->group("Common");
+  gdp::app::add_devices_option(app, common, "GPUs to spread the records over");
   return gdp::app::tool_main(tool, app, argc, argv, common, [&] { run(o, common); });
 }

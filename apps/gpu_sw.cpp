@@ -45,6 +45,11 @@ and after the target's aligned part free (needle's default where the query
 lies within the target).
 Runs on the first GPU found (--device N for another, --cpu for the CPU
 reference); put the shorter sequence first (query), the longer second.
+--devices 0,1 (or all) spreads the work over several GPUs, the output the
+same as one GPU's: a database search's targets, dealt by residues; the
+pairs aligned; one long pair's local score pass, its target cut into a range
+a GPU (a long alignment across a cut makes its range run again). One pair's
+full alignment runs on the first GPU listed.
 Coordinates are 1-based and inclusive (PAF's: 0-based, half-open, as
 minimap2's); CIGAR uses =/X/I/D (I: a query letter against a gap, D: a
 target letter against a gap).
@@ -80,6 +85,8 @@ Examples:
   gpu-sw --matrix BLOSUM62 --gap-open 11 --gap-extend 1 prot1.fa prot2.fa
   gpu-sw --cpu --threads 16 --top 5 --format json queries.fa db.fa
   gpu-sw --device 1 --score-only --format tsv gene.fa chromosome.fa
+  gpu-sw --devices all --top 10 --format blast6 proteins.fa uniprot.fa
+  gpu-sw --devices 0,1 --score-only --strand plus --format tsv gene.fa chromosome.fa
   gpu-sw --mode semiglobal --top 1 --format paf reads.fq ref.fa > hits.paf
   gpu-sw --strand plus --format tsv primers.fa amplicons.fa
   gpu-sw --format blast6 --top 10 --evalue 1e-5 proteins.fa swissprot.fa
@@ -160,12 +167,15 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
 
   // Chosen once the inputs are known to be good, so that a bad input gets
   // its one line on stderr and nothing else.
-  const auto choice = gdp::choose_device(common.cpu, common.device);
+  const std::vector<int> devices = gdp::app::chosen_devices(common);
+  const auto choice = devices.empty() ? gdp::choose_device(common.cpu, common.device)
+                                      : gdp::choose_device(false, devices.front());
+  if (devices.size() > 1 && !(o.score_only && mode == pw::Mode::local) &&
+      queries.records.size() * targets.records.size() * (strand == pw::Strand::both ? 2 : 1) == 1)
+    spdlog::info("--devices: one pair's alignment runs on one GPU, the first listed");
   if (choice.use_gpu) {
     spdlog::debug("GPU {}: {}", choice.gpu.id, choice.gpu.name);
-    timer.restart();
-    gdp::start_gpu(choice.gpu.id);
-    report.add_phase("gpu-init", timer.seconds());
+    report.add_phase("gpu-init", gdp::app::start_devices(devices.empty() ? std::vector<int>{choice.gpu.id} : devices));
   } else if (!choice.reason.empty())
     spdlog::info("{}", choice.reason);
 
@@ -182,6 +192,7 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
                                    : pw::Backend::cpu_scalar;
   options.threads = threads;
   options.device = choice.gpu.id;
+  options.devices = devices;
   options.progress = &progress;
   options.tuning = tuning;
   options.checkpoint.path = o.checkpoint;
@@ -236,7 +247,7 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   const auto write_report_file = [&] {
     if (common.report.empty()) return;
     report.backend = std::string(pw::to_string(options.backend));
-    report.device = choice.use_gpu ? choice.gpu.name : gdp::cpu_name();
+    report.device = !devices.empty() ? gdp::app::devices_name(devices) : choice.use_gpu ? choice.gpu.name : gdp::cpu_name();
     if (choice.use_gpu) {
       const pw::GpuStats g = pw::gpu_stats();
       report.gpu = {{"passes", g.passes}, {"kernel_seconds", g.kernel_seconds},
@@ -245,6 +256,7 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
                     {"database_chunks", g.database_chunks},
                     {"database_search_seconds", g.database_search_seconds},
                     {"peak_memory_bytes", static_cast<double>(g.peak_memory_bytes)}};
+      if (devices.size() > 1) report.gpu.push_back({"devices", static_cast<double>(devices.size())});
     }
     report.threads = threads;
     report.inputs = {{"queries", static_cast<double>(queries.records.size())},
@@ -309,6 +321,7 @@ int main(int argc, char** argv) {
                  "(default: the system's temporary directory)")
       ->check(CLI::ExistingDirectory);
   gdp::app::add_common_options(app, common);
+  gdp::app::add_devices_option(app, common, "GPUs to spread the work over (a database's targets, the pairs, a long pair's score)");
   const std::string cmdline = gdp::app::command_line(argc, argv);
   return gdp::app::tool_main(tool, app, argc, argv, common, [&] { run(o, common, cmdline); });
 }

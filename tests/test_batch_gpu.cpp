@@ -43,8 +43,8 @@ Database random_database(std::mt19937& rng, const std::vector<std::uint8_t>& que
 // the database out, or streams it) and a second (which finds it on the
 // device, when it fits).
 void require_oracle(const std::vector<Residues>& qs, const Database& d, const ScoringScheme& s, Mode mode, bool ends,
-                    SearchTuning tuning = {}) {
-  BatchDatabase db(d.spans, s, 0, tuning);
+                    SearchTuning tuning = {}, const std::vector<int>& devices = {0}) {
+  BatchDatabase db(d.spans, s, devices, tuning);
   for (Residues q : qs) REQUIRE(db.can_score(q));
   const Shape shape = shape_of(mode, s);
   for (int call = 0; call < 2; ++call) {
@@ -55,7 +55,7 @@ void require_oracle(const std::vector<Residues>& qs, const Database& d, const Sc
       REQUIRE(got.size() == d.spans.size());
       for (std::size_t t = 0; t < d.spans.size(); ++t) {
         const PassResult want = score_pass_scalar(qs[k], d.spans[t], s, shape);
-        INFO("call " << call << ", rows a lane " << tuning.rows16 << ", target " << t << " of " << d.spans[t].size()
+        INFO("call " << call << ", " << devices.size() << " devices, rows a lane " << tuning.rows16 << ", target " << t << " of " << d.spans[t].size()
                      << " letters, query " << k << " of " << qs[k].size() << ", mode " << to_string(mode) << (ends ? ", with ends" : ""));
         REQUIRE(got[t].score == want.score);
         if (ends) {
@@ -68,8 +68,8 @@ void require_oracle(const std::vector<Residues>& qs, const Database& d, const Sc
   }
 }
 void require_oracle(Residues q, const Database& d, const ScoringScheme& s, Mode mode, bool ends,
-                    SearchTuning tuning = {}) {
-  require_oracle(std::vector<Residues>{q}, d, s, mode, ends, tuning);
+                    SearchTuning tuning = {}, const std::vector<int>& devices = {0}) {
+  require_oracle(std::vector<Residues>{q}, d, s, mode, ends, tuning, devices);
 }
 
 }  // namespace
@@ -97,7 +97,8 @@ TEST_CASE("a database search refuses rows a lane its 16-bit kernel has not", "[p
   const ScoringScheme s = test::protein_scheme();
   const std::vector<std::uint8_t> t{1, 2, 3};
   const std::vector<Residues> targets{t};
-  REQUIRE_THROWS_AS(BatchDatabase(targets, s, 0, {.rows16 = 7}), std::invalid_argument);
+  REQUIRE_THROWS_AS(BatchDatabase(targets, s, {0}, {.rows16 = 7}), std::invalid_argument);
+  REQUIRE_THROWS_AS(BatchDatabase(targets, s, {}), std::invalid_argument);
 }
 
 TEST_CASE("GPU database search keeps the oracle's ties", "[gpu][pairwise][batch]") {
@@ -156,6 +157,30 @@ TEST_CASE("GPU database search streamed in chunks equals one that fits", "[gpu][
   }
 }
 
+TEST_CASE("GPU database search over several devices (GPU 0 listed two and three times) equals the oracle",
+          "[gpu][pairwise][batch][devices]") {
+  if (test::skip_without_gpu()) return;
+  // Each device searches its share of the targets side by side, with its
+  // own streams and buffers; a query's results are merged from all.
+  std::mt19937 rng(23);
+  const ScoringScheme s = test::protein_scheme(), high = test::dna_scheme(100, -90, 50, 20);
+  const auto q = test::random_ranks(rng, 150, 20), q2 = test::random_ranks(rng, 40, 20),
+             q3 = test::random_ranks(rng, 600, 20);
+  const Database d = random_database(rng, q, 20, 3000, 400);
+  const std::vector<Residues> qs{q, q2, q3};
+  for (const std::vector<int>& devices : {std::vector<int>{0, 0}, std::vector<int>{0, 0, 0}}) {
+    require_oracle(qs, d, s, Mode::local, false, {}, devices);
+    require_oracle(qs, d, s, Mode::semiglobal, true, {}, devices);
+    require_oracle(qs, d, s, Mode::local, false, {.chunk_residues = 20000}, devices);  // streamed
+    // 16-bit overflows redone on the device that found them.
+    const auto dq = test::random_ranks(rng, 700, 4);
+    const Database dd = random_database(rng, dq, 4, 90, 900);
+    const int before = gpu_stats().overflow_reruns;
+    require_oracle(dq, dd, high, Mode::local, false, {}, devices);
+    REQUIRE(gpu_stats().overflow_reruns > before);
+  }
+}
+
 TEST_CASE("align_all through the database-search and batch-alignment kernels equals the CPU's, streamed or not", "[gpu][pairwise][batch]") {
   if (test::skip_without_gpu()) return;
   std::mt19937 rng(21);
@@ -172,11 +197,13 @@ TEST_CASE("align_all through the database-search and batch-alignment kernels equ
         Options gpu = cpu;
         gpu.backend = Backend::gpu, gpu.min_batch_cells = 0;
         const auto want = align_all(queries, targets, s, cpu, top);
-        for (const long long chunk : {0LL, 2000LL}) {  // 2000: the targets streamed in chunks
+        for (const long long chunk : {0LL, 2000LL})  // 2000: the targets streamed in chunks
+        for (const std::vector<int>& devices : {std::vector<int>{}, std::vector<int>{0, 0}}) {  // GPU 0 twice: two shares
           gpu.tuning.db_chunk_residues = chunk;
+          gpu.devices = devices;
           const auto got = align_all(queries, targets, s, gpu, top);
           INFO("mode " << to_string(mode) << (score_only ? ", score only" : "") << ", top " << top << ", chunk "
-                       << chunk);
+                       << chunk << ", " << devices.size() << " devices");
           REQUIRE(got.size() == want.size());
           for (std::size_t k = 0; k < got.size(); ++k) {
             REQUIRE(got[k].query == want[k].query);
@@ -190,4 +217,31 @@ TEST_CASE("align_all through the database-search and batch-alignment kernels equ
           }
         }
       }
+}
+
+TEST_CASE("align_all's large pairs, each aligned whole on the GPU, spread over several devices (GPU 0 twice)",
+          "[gpu][pairwise][batch][devices]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(29);
+  const ScoringScheme s = test::dna_scheme();
+  std::vector<std::vector<std::uint8_t>> qs, ts;
+  for (int k = 0; k < 3; ++k) qs.push_back(test::random_ranks(rng, 50 + 70 * k, 4));
+  for (int k = 0; k < 12; ++k) ts.push_back(k % 3 == 0 ? test::mutate(rng, qs[k % 3], 4) : test::random_ranks(rng, 30 + 40 * k, 4));
+  const std::vector<Residues> queries(qs.begin(), qs.end()), targets(ts.begin(), ts.end());
+  for (Mode mode : {Mode::local, Mode::global}) {
+    Options cpu;
+    cpu.mode = mode;
+    Options gpu = cpu;
+    gpu.backend = Backend::gpu, gpu.min_gpu_cells = 0, gpu.devices = {0, 0};
+    const auto want = align_all(queries, targets, s, cpu);
+    const auto got = align_all(queries, targets, s, gpu);
+    REQUIRE(got.size() == want.size());
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      INFO("mode " << to_string(mode) << ", pair " << k);
+      REQUIRE(got[k].alignment.score == want[k].alignment.score);
+      REQUIRE(got[k].alignment.query_end == want[k].alignment.query_end);
+      REQUIRE(got[k].alignment.target_end == want[k].alignment.target_end);
+      REQUIRE(rescore(got[k].alignment, queries[got[k].query], targets[got[k].target], s) == got[k].alignment.score);
+    }
+  }
 }

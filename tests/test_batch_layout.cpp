@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <random>
+#include <stdexcept>
+#include <algorithm>
 #include <vector>
 
 #include "pairwise/batch_layout.hpp"
@@ -68,6 +70,45 @@ TEST_CASE("the layout sorts the targets longest first and writes each pair's let
       }
       REQUIRE(l.residues == residues);
     }
+  }
+}
+
+TEST_CASE("split_by_residues deals the targets into shares of about equal residues, each longest first", "[batch]") {
+  std::mt19937 rng(8);
+  std::vector<std::vector<std::uint8_t>> store;
+  for (int k = 0; k < 500; ++k)  // lengths of a skewed spread, many ties, some empty
+    store.emplace_back(static_cast<std::size_t>(rng() % 7 == 0 ? 0 : (rng() % 40) * (rng() % 40)), std::uint8_t{1});
+  const std::vector<Residues> targets(store.begin(), store.end());
+  const batch::ByLength sorted = batch::by_length(targets);
+  REQUIRE_THROWS_AS(batch::split_by_residues(sorted, 0), std::invalid_argument);
+  for (const std::size_t parts : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{7}}) {
+    INFO(parts << " shares");
+    const std::vector<batch::ByLength> shares = batch::split_by_residues(sorted, parts);
+    REQUIRE(shares.size() == parts);
+    REQUIRE(shares[0].empty == sorted.empty);
+    std::vector<int> seen(targets.size(), 0);
+    std::uint64_t least = sorted.residues, most = 0;
+    for (std::size_t d = 0; d < parts; ++d) {
+      const batch::ByLength& share = shares[d];
+      if (d > 0) REQUIRE(share.empty.empty());
+      REQUIRE(share.all_residues == sorted.all_residues);
+      REQUIRE(share.length.size() == share.index.size());
+      std::uint64_t residues = 0;
+      for (std::size_t k = 0; k < share.index.size(); ++k) {
+        ++seen[share.index[k]];
+        REQUIRE(share.length[k] == static_cast<int>(targets[share.index[k]].size()));
+        residues += static_cast<std::uint64_t>(share.length[k]);
+        if (k > 0) {  // longest first, ties in the search's order
+          const int a = share.length[k - 1], b = share.length[k];
+          REQUIRE((a > b || (a == b && share.index[k - 1] < share.index[k])));
+        }
+      }
+      REQUIRE(share.residues == residues);
+      least = std::min(least, residues), most = std::max(most, residues);
+    }
+    for (std::size_t t = 0; t < targets.size(); ++t) REQUIRE(seen[t] == (targets[t].empty() ? 0 : 1));
+    // No share more than the longest target past the least.
+    REQUIRE(most - least <= static_cast<std::uint64_t>(sorted.length.front()));
   }
 }
 

@@ -811,3 +811,14 @@ TEST_CASE("gpu-sw --tmpdir must name a directory", "[cli]") {
   check_bad_input(box.run_cpu({"--tmpdir", file, ex.query, ex.target}), "--tmpdir");
   REQUIRE(box.run_cpu({"--tmpdir", box.path("."), ex.query, ex.target}).status == 0);
 }
+
+TEST_CASE("gpu-sw --devices: refused with --cpu, with --device, and for a list it cannot read", "[cli][devices]") {
+  Sandbox box;
+  const std::string q = box.write("q.fa", fasta("q", "ACGTACGTAC"));
+  const std::string t = box.write("t.fa", fasta("t", "ACGTACGTAC"));
+  check_bad_input(box.run_cpu({"--devices", "0", q, t}), "--cpu and --devices cannot be used together");
+  check_bad_input(box.run({"--devices", "0", "--device", "0", q, t}), "--device excludes --devices");
+  // Without a GPU (CI) the list is refused for that; with one, for its item.
+  const Result r = box.run({"--devices", "0,x", q, t});
+  check_bad_input(r, "--devices 0,x: ");
+}

@@ -8,6 +8,7 @@
 #include "core/device.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
+#include "core/timer.hpp"
 #include "core/version.hpp"
 
 namespace gdp::app {
@@ -28,6 +29,31 @@ void add_common_options(CLI::App& app, CommonOptions& o) {
       ->group("");
   // "NAME VERSION (build)", GNU style, as help2man and package tools read it.
   app.set_version_flag("--version", app.get_name() + " " + std::string(version) + " (" + build_info() + ")");
+}
+
+void add_devices_option(CLI::App& app, CommonOptions& o, const std::string& spread) {
+  app.add_option("--devices", o.devices, spread + ": 0,1 or all (default: one GPU, --device)")
+      ->excludes("--device")
+      ->group("Common");
+}
+
+std::vector<int> chosen_devices(const CommonOptions& o) {
+  if (o.devices.empty()) return {};
+  if (o.cpu) throw InputError("--cpu and --devices cannot be used together");
+  return parse_devices(o.devices);
+}
+
+double start_devices(const std::vector<int>& devices) {
+  const Timer timer;
+  for (const int device : devices) start_gpu(device);
+  if (devices.size() > 1) start_gpu(devices.front());  // current again
+  return timer.seconds();
+}
+
+std::string devices_name(const std::vector<int>& devices) {
+  const auto gpus = list_gpus();
+  const std::string name = gpus.at(static_cast<std::size_t>(devices.front())).name;
+  return devices.size() > 1 ? std::to_string(devices.size()) + " x " + name : name;
 }
 
 CLI::Validator at_least(long long least) {

@@ -14,6 +14,7 @@ struct CommonOptions {
   bool cpu = false;
   int threads = 0;  // 0: all cores
   std::optional<int> device;
+  std::string devices;  // --devices LIST, on the tools that take it (add_devices_option)
   std::string output;  // "" = stdout
   std::string report;
   int verbose = 0;
@@ -24,6 +25,19 @@ struct CommonOptions {
 };
 
 void add_common_options(CLI::App& app, CommonOptions& options);
+
+// --devices LIST (0,1 or all), after add_common_options, on a tool that
+// spreads its work over several GPUs: `spread` says what it spreads.
+void add_devices_option(CLI::App& app, CommonOptions& options, const std::string& spread);
+// The GPUs --devices names (parse_devices), none where it is not given.
+// InputError with --cpu.
+std::vector<int> chosen_devices(const CommonOptions& options);
+// Makes the contexts of the GPUs a run uses (start_gpu), the first current
+// after, and returns the seconds it took, for the report's gpu-init. (Made
+// side by side, on a thread each, they took as long on the H200s.)
+double start_devices(const std::vector<int>& devices);
+// A report's device: the GPU's name, or "N x NAME" for several.
+std::string devices_name(const std::vector<int>& devices);
 
 // A whole number of at least `least`, said so ("--top: must be at least 1,
 // not 0") where CLI11's own checks print a range up to 1.8e308.

@@ -4,7 +4,9 @@
 // to the database-search kernels (batch_gpu.hpp), the large pairs to the
 // long-pair engine one after another, and the rest to the CPU threads.
 #include <algorithm>
+#include <atomic>
 #include <functional>
+#include <future>
 #include <numeric>
 #include <optional>
 #include <stdexcept>
@@ -127,6 +129,79 @@ std::vector<Hit*> score_in_batches(std::vector<Hit>& hits, const std::vector<Res
   return rest;
 }
 
+// The devices of the GPU's work.
+std::vector<int> devices_of(const Options& o) { return o.devices.empty() ? std::vector<int>{o.device} : o.devices; }
+
+// work(d, on) for each device d of `devices`, on its own host thread with
+// `on` set to that device and its share of the CPU threads (one device:
+// on this thread, with every thread); every one finished before a failure
+// is rethrown.
+template <class Work>
+void on_each_device(const std::vector<int>& devices, const Options& o, Work&& work) {
+  std::vector<std::future<void>> runs;
+  for (std::size_t d = 0; d < devices.size(); ++d) {
+    Options on = o;
+    on.device = devices[d];
+    on.devices = {};
+    on.threads = std::max(1, o.threads / static_cast<int>(devices.size()));
+    const auto policy = devices.size() > 1 ? std::launch::async : std::launch::deferred;
+    runs.push_back(std::async(policy, [&work, d, on] { work(d, on); }));
+  }
+  for (auto& r : runs) r.wait();
+  for (auto& r : runs) r.get();
+}
+
+// Pairs too large for the batches, each on the GPU: on several devices,
+// the largest first, each to the next device free; one alone, over them
+// all (spread_pass.hpp).
+void align_large(const std::vector<Hit*>& large, const std::vector<Residues>& queries,
+                 const std::vector<Residues>& targets, const ScoringScheme& scheme, const Options& o) {
+  if (large.size() == 1) {
+    Hit& h = *large.front();
+    h.alignment = align(queries[h.query], targets[h.target], scheme, o);
+    return;
+  }
+  std::vector<Hit*> order = large;
+  const auto cells = [&](const Hit* h) { return queries[h->query].size() * targets[h->target].size(); };
+  std::stable_sort(order.begin(), order.end(), [&](const Hit* a, const Hit* b) { return cells(a) > cells(b); });
+  const std::vector<int> devices = devices_of(o);
+  std::atomic<std::size_t> next{0};
+  on_each_device(devices, o, [&](std::size_t, const Options& on) {
+    for (std::size_t k; (k = next++) < order.size();)
+      order[k]->alignment = align(queries[order[k]->query], targets[order[k]->target], scheme, on);
+  });
+}
+
+// Full alignments of many small pairs on the GPU's batches: on several
+// devices, the pairs dealt by cells, the largest first, each to the device
+// with the fewest so far. Returns the pairs the batches do not take.
+std::vector<Hit*> align_small_batches(const std::vector<Hit*>& small, const std::vector<Residues>& queries,
+                                      const std::vector<Residues>& targets, const ScoringScheme& scheme,
+                                      const Options& o) {
+  const std::vector<int> devices = devices_of(o);
+  std::vector<std::vector<Hit*>> shares(devices.size());
+  if (devices.size() == 1) {
+    shares[0] = small;
+  } else {
+    std::vector<Hit*> order = small;
+    const auto cells = [&](const Hit* h) { return queries[h->query].size() * targets[h->target].size(); };
+    std::stable_sort(order.begin(), order.end(), [&](const Hit* a, const Hit* b) { return cells(a) > cells(b); });
+    std::vector<std::uint64_t> load(devices.size(), 0);
+    for (Hit* h : order) {
+      const std::size_t d = static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+      shares[d].push_back(h);
+      load[d] += cells(h);
+    }
+  }
+  std::vector<std::vector<Hit*>> left(devices.size());
+  on_each_device(devices, o, [&](std::size_t d, const Options& on) {
+    left[d] = batch_align(shares[d], queries, targets, scheme, on.mode, on.device, on.threads, on.progress);
+  });
+  std::vector<Hit*> rest;
+  for (const auto& l : left) rest.insert(rest.end(), l.begin(), l.end());
+  return rest;
+}
+
 // With the GPU, score passes against a database go to the batch kernels
 // (when `db`), other pairs of min_gpu_cells or more to the GPU one at a
 // time; the small ones are faster on the CPU threads, a pair each.
@@ -144,14 +219,14 @@ void align_pairs(std::vector<Hit>& hits, const std::vector<Residues>& queries, c
         static_cast<std::int64_t>(queries[h.query].size()) * static_cast<std::int64_t>(targets[h.target].size());
     (o.backend == Backend::gpu && cells >= o.min_gpu_cells ? large : small).push_back(&h);
   }
-  for (Hit* h : large) h->alignment = align(queries[h->query], targets[h->target], scheme, o);
+  if (!large.empty()) align_large(large, queries, targets, scheme, o);
   // Full alignments of many small pairs: on the GPU at once, where they
   // are cells enough.
   if (o.backend == Backend::gpu && !o.score_only && !small.empty() && batch_can_align(scheme)) {
     std::uint64_t small_cells = 0;
     for (const Hit* h : small) small_cells += queries[h->query].size() * targets[h->target].size();
     if (small_cells >= static_cast<std::uint64_t>(o.min_batch_cells))
-      small = batch_align(small, queries, targets, scheme, o.mode, o.device, o.threads, o.progress);
+      small = align_small_batches(small, queries, targets, scheme, o);
   }
   Options cpu = o;
   if (cpu.backend == Backend::gpu) cpu.backend = cpu.threads > 1 ? Backend::cpu_openmp : Backend::cpu_scalar;
@@ -325,7 +400,7 @@ void align_each_query(const std::vector<Residues>& queries, const std::vector<Re
   // With the GPU the score passes of the whole search go to the batch
   // kernels (a database laid out once), scores alone where pairs are ranked.
   std::optional<BatchDatabase> db;
-  if (o.backend == Backend::gpu) db.emplace(targets, scheme, o.device, SearchTuning{o.tuning.db_chunk_residues, o.tuning.db_rows16});
+  if (o.backend == Backend::gpu) db.emplace(targets, scheme, devices_of(o), SearchTuning{o.tuning.db_chunk_residues, o.tuning.db_rows16});
   // When only some pairs are kept, every pair's score comes first, and only
   // the kept pairs are then aligned (or get their end cells, score-only).
   const bool rank_first = keep < group_pairs || filter;

@@ -33,13 +33,16 @@ using BatchDone = std::function<void(std::size_t query, const std::vector<PassRe
 
 // The targets of a search that the batch kernels take, laid out on the
 // device once for all queries where they fit; otherwise streamed through in
-// chunks, each chunk once for all the queries of a call.
+// chunks, each chunk once for all the queries of a call. On several devices
+// each takes a share of the targets of about equal residues
+// (batch::split_by_residues), searched side by side, one host thread a
+// device.
 class BatchDatabase {
  public:
-  // `targets` and `scheme` must outlive it. Sorts the targets by length,
-  // while another thread makes ready what the first upload and kernel need
-  // (batch_stage_cuda).
-  BatchDatabase(const std::vector<Residues>& targets, const ScoringScheme& scheme, int device,
+  // `targets` and `scheme` must outlive it; `devices`: at least one.
+  // Sorts the targets by length, while other threads make ready what each
+  // device's first upload and kernel need (batch_stage_cuda).
+  BatchDatabase(const std::vector<Residues>& targets, const ScoringScheme& scheme, std::vector<int> devices,
                 SearchTuning tuning = {});
   ~BatchDatabase();
   BatchDatabase(const BatchDatabase&) = delete;
@@ -50,7 +53,7 @@ class BatchDatabase {
   bool covers(std::size_t target) const { return (*targets_)[target].size() <= batch::kMaxTarget; }
   bool covers_all() const { return covered_ == targets_->size(); }
   std::uint64_t covered_residues() const { return covered_residues_; }
-  std::uint64_t all_residues() const { return sorted_.all_residues; }
+  std::uint64_t all_residues() const { return all_residues_; }
   // Whether the kernels take this query: a CUDA build, substitution scores
   // within int8, the query's profile within shared memory.
   bool can_score(Residues query) const;
@@ -58,26 +61,34 @@ class BatchDatabase {
   // score_pass_scalar's: the same score, and with `ends` the same end cell
   // (else end_i and end_j are 0). done(k, results) gets query k's, by the
   // search's target index (those of the targets not covered unspecified), as
-  // soon as they are all known, which is while the next query's kernels
-  // run: not always in query order (a query with 16-bit scores to redo comes
-  // after the others). Adds the cells to `progress` as chunks finish.
+  // soon as they are all known (on every device), which is while the next
+  // query's kernels run: not always in query order (a query with 16-bit
+  // scores to redo comes after the others), and perhaps on another thread,
+  // one call at a time. Adds the cells to `progress` as chunks finish.
   // Throws RunError on a CUDA failure.
   void score(std::span<const Residues> queries, const Shape& shape, bool ends, Progress* progress,
              const BatchDone& done);
 
   struct Chunks;  // the device side (batch_score.cu)
  private:
+  // A device's targets, and what stays on it.
+  struct Share {
+    int device = 0;
+    batch::ByLength sorted;
+    Chunks* chunks = nullptr;   // owned; batch_release_cuda frees it
+    std::future<void> staged;   // batch_stage_cuda's
+  };
+  void score_share(Share& share, std::span<const Residues> queries, const Shape& shape, bool ends,
+                   Progress* progress, const BatchDone& done);
+
   const std::vector<Residues>* targets_;
   std::size_t covered_ = 0;
-  std::uint64_t covered_residues_ = 0;
-  batch::ByLength sorted_;
+  std::uint64_t covered_residues_ = 0, all_residues_ = 0;
+  std::vector<Share> shares_;
   Timer since_made_;
   double counted_ = 0;  // of since_made_, in GpuStats::database_search_seconds
-  std::future<void> staged_;  // batch_stage_cuda's
   const ScoringScheme* scheme_;
-  int device_;
   SearchTuning tuning_;
-  Chunks* chunks_ = nullptr;  // owned; batch_release_cuda frees it
 };
 
 // Full alignments of many pairs at once on the GPU (cuda/inter_align.cuh):
@@ -113,15 +124,17 @@ std::span<const int> batch_rows16();
 // batch_score.cu's and batch_align.cu's side (CUDA builds only).
 bool batch_can_score_cuda(std::int64_t query_length, const ScoringScheme& scheme);
 std::span<const int> batch_rows16_cuda();
-// Makes ready, from any thread, what a search's first upload and kernel
-// wait for: the page-locked buffer the letters go up through, and the
-// 16-bit kernel loaded (CUDA loads a kernel at its first use).
-void batch_stage_cuda(int device);
+// Makes ready, from any thread, what a search's first upload and kernel on
+// `device` wait for: its side there (`chunks`, with the page-locked buffer
+// the letters go up through, and `threads` host threads to lay out the
+// letters and file the results on), and the 16-bit kernel loaded (CUDA
+// loads a kernel at its first use).
+void batch_stage_cuda(int device, int threads, BatchDatabase::Chunks*& chunks);
 void batch_score_cuda(std::span<const Residues> queries, const std::vector<Residues>& targets,
                       const batch::ByLength& sorted, const ScoringScheme& scheme, const Shape& shape, bool ends,
                       int device, const SearchTuning& tuning, Progress* progress, BatchDatabase::Chunks*& chunks,
                       const BatchDone& done, BatchScoreTimes& times);
-void batch_release_cuda(BatchDatabase::Chunks* chunks);
+void batch_release_cuda(BatchDatabase::Chunks* chunks, int device);
 bool batch_can_align_cuda(const ScoringScheme& scheme);
 std::vector<Hit*> batch_align_cuda(std::span<Hit* const> hits, const std::vector<Residues>& queries,
                                    const std::vector<Residues>& targets, const ScoringScheme& scheme, Mode mode,

@@ -54,6 +54,21 @@ ByLength by_length(const std::vector<Residues>& targets) {
   return sorted;
 }
 
+std::vector<ByLength> split_by_residues(const ByLength& sorted, std::size_t parts) {
+  if (parts == 0) throw std::invalid_argument("split_by_residues: no shares");
+  std::vector<ByLength> shares(parts);
+  for (ByLength& share : shares) share.all_residues = sorted.all_residues;
+  shares.front().empty = sorted.empty;
+  for (std::size_t k = 0; k < sorted.index.size(); ++k) {
+    ByLength& least = *std::min_element(shares.begin(), shares.end(),
+                                        [](const ByLength& a, const ByLength& b) { return a.residues < b.residues; });
+    least.index.push_back(sorted.index[k]);
+    least.length.push_back(sorted.length[k]);
+    least.residues += static_cast<std::uint64_t>(sorted.length[k]);
+  }
+  return shares;
+}
+
 Layout lay_out(const ByLength& sorted, std::size_t begin, std::size_t end, bool pairs16, int threads) {
   // Each block of pairs sums its columns, then writes its offsets from where
   // the blocks before it end.

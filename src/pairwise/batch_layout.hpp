@@ -30,6 +30,13 @@ struct ByLength {
 };
 ByLength by_length(const std::vector<Residues>& targets);
 
+// sorted's targets dealt into `parts` (at least 1) shares of about equal
+// residues, one a device: each target, longest first, to the share with the
+// fewest residues so far (the first of those), so that each share is longest
+// first too (ties in sorted's order); the empty targets to the first share.
+// Every share's all_residues is sorted's.
+std::vector<ByLength> split_by_residues(const ByLength& sorted, std::size_t parts);
+
 // Pairs of consecutive targets of a ByLength (one target a pair unless
 // pairs16), which it refers to.
 struct Layout {

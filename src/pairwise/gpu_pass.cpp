@@ -2,12 +2,15 @@
 // without it, the pass says so and the traceback declines.
 #include "pairwise/cuda/gpu_pass.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <mutex>
 
 #include "core/build.hpp"
 #include "core/error.hpp"
+#include "pairwise/modes.hpp"
+#include "pairwise/strip_plan.hpp"
 
 namespace gdp::pairwise {
 
@@ -32,6 +35,23 @@ PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, c
     return striped_pass(q, t, scheme, shape, device, last_row, tuning, nullptr, progress, checkpoint);
   else
     throw RunError(no_cuda_message);
+}
+
+PassResult score_pass_gpu_between(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
+                                  const GpuTuning& tuning, Progress* progress, const PassEdges& edges) {
+  if constexpr (have_cuda) {
+    GpuTuning chosen = tuning;
+    const int bound = overflow_bound16(scheme);
+    if (edges.left && std::any_of(edges.left->begin(), edges.left->end(), [&](std::int32_t v) { return v >= bound; })) {
+      if (striped::rebase16_of(gap_costs(scheme).open_extend, scheme.max_abs_score(), 8).interval > 0)
+        chosen.kernel16 = Kernel16::rebased;
+      else
+        chosen.bits = 32;
+    }
+    return striped_pass_between(q, t, scheme, shape, device, chosen, progress, edges);
+  } else {
+    throw RunError(no_cuda_message);
+  }
 }
 
 std::optional<PassResult> score_pass_gpu_saving(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape,

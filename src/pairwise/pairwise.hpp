@@ -55,6 +55,10 @@ struct Options {
   int threads = 1;                 // for cpu_openmp, and the GPU's small passes
   Progress* progress = nullptr;    // cells done are added here, if set
   int device = 0;                  // for gpu: the CUDA device
+  // For gpu, many pairs (align_all, align_each_query): the devices their
+  // work is spread over, a host thread each (a database's targets, the
+  // large pairs, the batches of small pairs aligned); empty: `device` alone.
+  std::vector<int> devices{};
   // For gpu: passes of fewer cells run on the CPU (OpenMP), where they are
   // faster than a kernel launch. Tests set 0 to put every pass on the GPU.
   std::int64_t min_gpu_cells = std::int64_t{1} << 24;

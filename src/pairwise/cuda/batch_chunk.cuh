@@ -22,16 +22,33 @@ struct DeviceChunk {
   cuda::DeviceArray<int> length;
 };
 
-// The pinned buffer's two halves, reserved ahead (from any thread) so that
-// the first upload need not wait for the allocation.
-void reserve_upload_buffer(int device);
+// What a search's chunks go up through: a pinned buffer of two slices (the
+// cores write one while the other is copied), made ahead so that the first
+// upload need not wait for it, and a stream apart from the kernels', so
+// that a chunk goes up while kernels run; and the host threads the letters
+// are written on. Made with its device current; one upload at a time.
+class Uploads {
+ public:
+  Uploads();
+  ~Uploads();
+  Uploads(const Uploads&) = delete;
+  Uploads& operator=(const Uploads&) = delete;
+  std::uint8_t* buffer() { return buffer_.get(); }
+  cudaStream_t stream() const { return stream_; }
+  int threads = layout_threads();
+
+ private:
+  cuda::PinnedArray<std::uint8_t> buffer_;
+  cudaStream_t stream_{};
+};
 
 // One upload of a chunk: the layout's offsets and lengths go up at
 // construction, the letters piece by piece. A piece's kernels are queued
-// after ready_in(their stream). Not for two uploads at once.
+// after ready_in(their stream). Not for two uploads through one Uploads at
+// once.
 class ChunkUpload {
  public:
-  ChunkUpload(DeviceChunk& chunk, Layout&& layout, const std::vector<Residues>& targets, int pad);
+  ChunkUpload(Uploads& through, DeviceChunk& chunk, Layout&& layout, const std::vector<Residues>& targets, int pad);
   ~ChunkUpload();  // waits for the copies
   ChunkUpload(const ChunkUpload&) = delete;
   ChunkUpload& operator=(const ChunkUpload&) = delete;
@@ -44,6 +61,7 @@ class ChunkUpload {
   void finish();
 
  private:
+  Uploads& through_;
   DeviceChunk& chunk_;
   const std::vector<Residues>& targets_;
   int pad_;

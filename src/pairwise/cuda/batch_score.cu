@@ -49,6 +49,13 @@ constexpr std::size_t kMaxProfileBytes = 160 * 1024;
 class StreamRing {
  public:
   static constexpr int kStreams = 8;
+  StreamRing() = default;
+  StreamRing(const StreamRing&) = delete;
+  StreamRing& operator=(const StreamRing&) = delete;
+  ~StreamRing() {
+    for (cudaStream_t s : streams_)
+      if (s) cudaStreamDestroy(s);
+  }
   cudaStream_t next() {
     cudaStream_t& s = streams_[next_++ % kStreams];
     if (!s) GDP_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
@@ -59,10 +66,6 @@ class StreamRing {
   std::array<cudaStream_t, kStreams> streams_{};
   std::size_t next_ = 0;
 };
-StreamRing& streams() {
-  static StreamRing ring;
-  return ring;
-}
 
 // The time the search's kernels kept the device busy: the union of their
 // spans, which overlap where kernels of several streams run at once.
@@ -112,10 +115,13 @@ struct Slot {
     return *runs[in_use++];
   }
 };
-Slot& slot(std::size_t k) {
-  static Slot slots[2];
-  return slots[k % 2];
-}
+// A search's own streams, slots and uploads on its device (one a device,
+// where several search side by side), made with that device current.
+struct Queue {
+  StreamRing streams;
+  Slot slots[2];
+  batch::Uploads uploads;
+};
 
 // How many warps of `kernel` (kBlockThreads a block, `shared` bytes of
 // shared memory) the device holds at once; 0 where a block may not have
@@ -223,7 +229,7 @@ void launch(void (*kernel)(Params, Extra...), const Params& p, std::size_t share
   kernel<<<blocks, inter::kBlockThreads, shared, stream>>>(p, extra...);
   GDP_CUDA_CHECK(cudaGetLastError());
   timer.stop(stream);
-  ++gpu_stats_counters().passes;
+  count_gpu_stats([](GpuStats& s) { ++s.passes; });
 }
 
 // Query q against the chunk's pairs, queued in slot f: one kernel, or,
@@ -232,7 +238,7 @@ void launch(void (*kernel)(Params, Extra...), const Params& p, std::size_t share
 // while the last one's kernel runs). Each kernel goes on the next stream,
 // its results' copy to the slot's pinned memory after it.
 void enqueue(Residues q, const DeviceChunk& c, const ScoringScheme& scheme, const Shape& shape, int device,
-             int forced_rows16, Slot& f, ChunkUpload* upload) {
+             int forced_rows16, StreamRing& streams, Slot& f, ChunkUpload* upload) {
   const Layout& l = c.layout;
   const std::int64_t m = static_cast<std::int64_t>(q.size());
   const auto kernel = [&](int rows) {
@@ -274,7 +280,7 @@ void enqueue(Residues q, const DeviceChunk& c, const ScoringScheme& scheme, cons
   f.in_use = 0;
   for (std::size_t x = 0, k0 = 0; x < ends.size(); k0 = ends[x++]) {
     const std::size_t k1 = ends[x];
-    const cudaStream_t stream = streams().next();
+    const cudaStream_t stream = streams.next();
     f.profiled.make_wait(stream);
     if (upload) {
       upload->send(k1);
@@ -315,7 +321,7 @@ void enqueue(Residues q, const DeviceChunk& c, const ScoringScheme& scheme, cons
 
 // Waits for slot f's results and files them under their targets; the
 // targets whose 16-bit scores reached the bound go to `overflowed`.
-void collect(const DeviceChunk& c, const ScoringScheme& scheme, Slot& f, BusyTime& busy,
+void collect(const DeviceChunk& c, const ScoringScheme& scheme, Slot& f, BusyTime& busy, int threads,
              std::vector<PassResult>& results, std::vector<std::int64_t>& overflowed) {
   for (std::size_t x = 0; x < f.in_use; ++x) {
     KernelRun& run = *f.runs[x];
@@ -323,14 +329,15 @@ void collect(const DeviceChunk& c, const ScoringScheme& scheme, Slot& f, BusyTim
     busy.spans.push_back(run.timer.span_after(busy.origin));
   }
   if (c.pairs16)
-    batch::file_scores16(c.layout, f.scores.get(), overflow_bound16(scheme), results, overflowed, batch::layout_threads());
+    batch::file_scores16(c.layout, f.scores.get(), overflow_bound16(scheme), results, overflowed, threads);
   else
-    batch::file_ends(c.layout, reinterpret_cast<const int*>(f.ends.get()), results, batch::layout_threads());
+    batch::file_ends(c.layout, reinterpret_cast<const int*>(f.ends.get()), results, threads);
 }
 
 struct Request {
   Shape shape;
   int device;
+  Queue* queue;
   SearchTuning tuning;
   Progress* progress;
   BusyTime* busy;
@@ -355,7 +362,8 @@ void score_all(std::span<const Residues> queries, const std::vector<Residues>& t
   auto run_queries = [&](const DeviceChunk& chunk, bool last_chunk, ChunkUpload* upload) {
     for (std::size_t k = 0; k <= queries.size(); ++k) {
       if (k < queries.size()) {
-        enqueue(queries[k], chunk, scheme, r.shape, r.device, r.tuning.rows16, slot(k), k == 0 ? upload : nullptr);
+        enqueue(queries[k], chunk, scheme, r.shape, r.device, r.tuning.rows16, r.queue->streams, r.queue->slots[k % 2],
+                k == 0 ? upload : nullptr);
         if (k == 0 && upload) upload->finish();
       }
       if (k == 0) continue;
@@ -363,7 +371,8 @@ void score_all(std::span<const Residues> queries, const std::vector<Residues>& t
         if (!spare.empty()) results[k - 1] = std::move(spare.back()), spare.pop_back();
         results[k - 1].resize(targets.size());
       }
-      collect(chunk, scheme, slot(k - 1), *r.busy, results[k - 1], overflowed[k - 1]);
+      collect(chunk, scheme, r.queue->slots[(k - 1) % 2], *r.busy, r.queue->uploads.threads, results[k - 1],
+              overflowed[k - 1]);
       if (r.progress) r.progress->add(static_cast<std::uint64_t>(chunk.layout.residues) * queries[k - 1].size());
       if (last_chunk) finished(k - 1);
     }
@@ -385,11 +394,10 @@ void score_all(std::span<const Residues> queries, const std::vector<Residues>& t
       if (residues >= static_cast<std::size_t>(budget) && pair_done && k + 1 < taken) bounds.push_back(k + 1), residues = 0;
     }
   bounds.push_back(taken);
-  GpuStats& stats = gpu_stats_counters();
-  stats.database_chunks = std::max(stats.database_chunks, static_cast<int>(bounds.size()) - 1);
+  count_gpu_stats([&](GpuStats& s) { s.database_chunks = std::max(s.database_chunks, static_cast<int>(bounds.size()) - 1); });
   if (bounds.size() == 2 && cached) {  // it fits: it stays
     cached->pairs16 = pairs16;
-    ChunkUpload upload(*cached, batch::lay_out(sorted, 0, taken, pairs16, batch::layout_threads(taken)), targets, scheme.dim);
+    ChunkUpload upload(r.queue->uploads, *cached, batch::lay_out(sorted, 0, taken, pairs16, std::min(r.queue->uploads.threads, batch::layout_threads(taken))), targets, scheme.dim);
     run_queries(*cached, true, &upload);
     cached->loaded = true;
     return;
@@ -397,12 +405,14 @@ void score_all(std::span<const Residues> queries, const std::vector<Residues>& t
   // Streamed: chunk b + 1 is laid out and uploaded (by another thread)
   // while chunk b's kernels run.
   DeviceChunk streamed[2];
+  const int c_threads = r.queue->uploads.threads;
   auto upload = [&](std::size_t b) {
     GDP_CUDA_CHECK(cudaSetDevice(r.device));
     DeviceChunk& c = streamed[b % 2];
     c.pairs16 = pairs16;
-    ChunkUpload u(c, batch::lay_out(sorted, bounds[b], bounds[b + 1], pairs16,
-                                       batch::layout_threads(bounds[b + 1] - bounds[b])), targets, scheme.dim);
+    ChunkUpload u(r.queue->uploads, c, batch::lay_out(sorted, bounds[b], bounds[b + 1], pairs16,
+                                       std::min(c_threads, batch::layout_threads(bounds[b + 1] - bounds[b]))),
+                  targets, scheme.dim);
     u.send(c.layout.offset.size());
     u.finish();
   };
@@ -417,12 +427,21 @@ void score_all(std::span<const Residues> queries, const std::vector<Residues>& t
 
 }  // namespace
 
-// The database's chunks of each kind that stay on the device.
+// A search's side on one device: its chunks of each kind that stay there,
+// and its streams, slots and uploads (with its host threads).
 struct BatchDatabase::Chunks {
   batch::DeviceChunk sixteen, thirty_two;
+  Queue queue;
 };
 
-void batch_release_cuda(BatchDatabase::Chunks* chunks) { delete chunks; }
+void batch_release_cuda(BatchDatabase::Chunks* chunks, int device) {
+  if (!chunks) return;
+  int current = 0;
+  cudaGetDevice(&current);
+  cudaSetDevice(device);
+  delete chunks;
+  cudaSetDevice(current);
+}
 
 bool batch_can_score_cuda(std::int64_t m, const ScoringScheme& scheme) {
   if (scheme.max_abs_score() > 127) return false;
@@ -431,8 +450,10 @@ bool batch_can_score_cuda(std::int64_t m, const ScoringScheme& scheme) {
   return m > 0 && static_cast<std::size_t>(rows_padded) * static_cast<std::size_t>(scheme.dim + 1) <= kMaxProfileBytes;
 }
 
-void batch_stage_cuda(int device) {
-  batch::reserve_upload_buffer(device);
+void batch_stage_cuda(int device, int threads, BatchDatabase::Chunks*& chunks) {
+  GDP_CUDA_CHECK(cudaSetDevice(device));
+  chunks = new BatchDatabase::Chunks;
+  chunks->queue.uploads.threads = threads;
   for (const int rows : kRows16) resident_warps(reinterpret_cast<const void*>(score16_kernel(rows)), 0, device);
 }
 
@@ -449,6 +470,7 @@ void batch_score_cuda(std::span<const Residues> queries, const std::vector<Resid
   if (queries.empty()) return;
   GDP_CUDA_CHECK(cudaSetDevice(device));
   if (!chunks) chunks = new BatchDatabase::Chunks;
+  Queue& queue = chunks->queue;
   BusyTime busy;
   busy.origin.start();
   const bool sixteen = shape.local && shape.end == End::anywhere && !ends;
@@ -460,7 +482,7 @@ void batch_score_cuda(std::span<const Residues> queries, const std::vector<Resid
     done(k, results[k]);
     spare.push_back(std::move(results[k]));
   };
-  const Request r{shape, device, tuning, progress, &busy};
+  const Request r{shape, device, &queue, tuning, progress, &busy};
   score_all(queries, targets, sorted, scheme, r, sixteen, sixteen ? &chunks->sixteen : &chunks->thirty_two, results,
             overflowed, spare, [&](std::size_t k) {
               if (overflowed[k].empty()) finish(k);
@@ -472,11 +494,11 @@ void batch_score_cuda(std::span<const Residues> queries, const std::vector<Resid
     for (std::int64_t t : overflowed[k]) again.push_back(targets[static_cast<std::size_t>(t)]);
     std::vector<Results> redone(1), no_spare;
     std::vector<std::vector<std::int64_t>> none(1);
-    score_all(queries.subspan(k, 1), again, batch::by_length(again), scheme, {shape, device, tuning, nullptr, &busy}, false, nullptr, redone,
+    score_all(queries.subspan(k, 1), again, batch::by_length(again), scheme, {shape, device, &queue, tuning, nullptr, &busy}, false, nullptr, redone,
               none, no_spare, [](std::size_t) {});
     for (std::size_t x = 0; x < overflowed[k].size(); ++x)
       results[k][static_cast<std::size_t>(overflowed[k][x])] = redone[0][x];
-    gpu_stats_counters().overflow_reruns += static_cast<int>(overflowed[k].size());
+    count_gpu_stats([&](GpuStats& s) { s.overflow_reruns += static_cast<int>(overflowed[k].size()); });
     finish(k);
   }
   times.kernels = busy.seconds();

@@ -6,7 +6,9 @@
 // gpu_pass.cpp, which says so where the build has no CUDA; the functions
 // they call are the .cu files'.
 #include <mutex>
+#include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "core/scoring.hpp"
 #include "pairwise/cpu/passes.hpp"
@@ -26,6 +28,22 @@ namespace gdp::pairwise {
 PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
                           LastRow last_row = {}, GpuTuning tuning = {}, Progress* progress = nullptr,
                           const PassCheckpoint* checkpoint = nullptr);
+
+// The edges of a pass over part of a longer target (striped_pass_between):
+// rows 1..m of a column, H then E of each (2m values).
+struct PassEdges {
+  const std::vector<std::int32_t>* left = nullptr;  // the column left of the part's first; null: the matrix's left boundary
+  std::vector<std::int32_t>* right = nullptr;       // gets the part's last column, where not null
+};
+
+// A local score pass (End::anywhere) of q against `t`, a part of a longer
+// target (spread_pass.hpp): from the edge `edges.left` (else the matrix's
+// left boundary: a fresh start), its last column's edge to `edges.right`.
+// The end cell's j counts from t's start; q and t not empty. An edge whose
+// values the 16-bit kernels cannot hold starts the pass where an
+// overflowing one goes on (the rebased kernel, or 32 bits).
+PassResult score_pass_gpu_between(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
+                                  const GpuTuning& tuning, Progress* progress, const PassEdges& edges);
 
 // The same pass (local End::anywhere, or global End::corner), saving every
 // saved.every-th row (a power of two) into `saved` as score_pass_scalar
@@ -68,6 +86,9 @@ struct Kept;
 PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
                         LastRow last_row, GpuTuning tuning, striped::Kept<GotohTypes>* kept, Progress* progress,
                         const PassCheckpoint* checkpoint = nullptr, SavedRows* saved = nullptr);
+// score_pass_gpu_between's pass, in the kernels `tuning` allows.
+PassResult striped_pass_between(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
+                                const GpuTuning& tuning, Progress* progress, const PassEdges& edges);
 // align_gpu_chunked (chunked_traceback.cu).
 std::optional<Alignment> chunked_alignment(Residues q, Residues t, const ScoringScheme& scheme, Mode mode, int device,
                                            std::int64_t max_bytes, Progress* score, Progress* traceback,

@@ -144,7 +144,7 @@ struct Saving {
 
 RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
                       LastRow last_row, const GpuTuning& tuning, Kept<GotohTypes>* kept, PassProgress& progress,
-                      const Saving& saving, SavedRows* saved) {
+                      const Saving& saving, SavedRows* saved, const PassEdges& edges) {
   const long long m = static_cast<long long>(q.size()), n = static_cast<long long>(t.size());
   Workspace& w = workspace();
   if (w.device != device) w.release(), w.device = device;
@@ -191,11 +191,15 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   if (saved && saved_rows * (n + 1) * 8 > static_cast<long long>(free_bytes / 4)) return decline();
   const bool sixteen = kp.sixteen(), anywhere = req.anywhere, want_row = wants_row(req);
   const long long strip_width = kp.strip_width, slots = gp.slots;
+  if (edges.right && n % strip_width != 0)  // the last strip's right edge would lie past the target's end
+    throw std::logic_error("a pass's right edge asked for where its target is not whole strips");
   w.q.reserve(static_cast<std::size_t>(m));
   w.sub.reserve(static_cast<std::size_t>(letters.rows * scheme.dim));
   w.ring.reserve(static_cast<std::size_t>(slots * gp.ring_rows), "cudaMalloc (boundary columns)");
   w.flags.reserve(static_cast<std::size_t>(2 * slots) + 2);  // set_ring's
-  if (gp.piece < n || resumed) w.edges.reserve(static_cast<std::size_t>(2 * m), "cudaMalloc (edges between pieces)");
+  const bool edges_io = edges.left || edges.right;
+  if (gp.piece < n || resumed || edges_io)
+    w.edges.reserve(static_cast<std::size_t>(2 * m), "cudaMalloc (edges between pieces)");
   GDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   // More pieces than planned where memory is short, each narrower than the
   // ring was sized for: the ring only has slots to spare.
@@ -295,6 +299,9 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
                               cudaMemcpyHostToDevice));
     progress.reach(static_cast<std::uint64_t>(m * start));
   }
+  if (edges.left)
+    GDP_CUDA_CHECK(cudaMemcpy(edge_in, edges.left->data(), static_cast<std::size_t>(m) * sizeof(GotohEdge),
+                              cudaMemcpyHostToDevice));
   Timer piece_timer;
   double piece_seconds = 0;
   // The saved rows reach the host a piece at a time, each while the next
@@ -320,8 +327,8 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
     p.n = static_cast<int>(width);
     p.strips = piece_strips;
     p.j_base = from;
-    p.left_edge = from > 0 ? edge_in : nullptr;
-    p.right_edge = from + width < n ? edge_out : nullptr;
+    p.left_edge = from > 0 || edges.left ? edge_in : nullptr;
+    p.right_edge = from + width < n || edges.right ? edge_out : nullptr;
     const long long piece_blocks = std::min(gp.blocks, (piece_strips + kWarpsPerBlock - 1) / kWarpsPerBlock);
 
     {
@@ -370,6 +377,11 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
     piece_seconds = piece_timer.seconds();
   }
 
+  if (edges.right) {  // the last piece's right edge, in edge_in since the swap
+    edges.right->resize(static_cast<std::size_t>(2 * m));
+    GDP_CUDA_CHECK(cudaMemcpy(edges.right->data(), edge_in, static_cast<std::size_t>(m) * sizeof(GotohEdge),
+                              cudaMemcpyDeviceToHost));
+  }
   if (saved_copy) {
     saved_copy->wait();
     for (long long k = 1; k <= saved_rows; ++k) saved->h(k)[0] = saved->f(k)[0] = left_h_of(shape, g, k * saved->every);
@@ -389,9 +401,11 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
 
 }  // namespace
 
-PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
-                        LastRow last_row, GpuTuning tuning, Kept<GotohTypes>* kept, Progress* progress,
-                        const PassCheckpoint* checkpoint, SavedRows* saved) {
+namespace {
+
+PassResult striped_pass_with(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
+                             LastRow last_row, GpuTuning tuning, Kept<GotohTypes>* kept, Progress* progress,
+                             const PassCheckpoint* checkpoint, SavedRows* saved, const PassEdges& edges) {
   const long long m = static_cast<long long>(q.size()), n = static_cast<long long>(t.size());
   if (m == 0 || n == 0) return score_pass_scalar(q, t, scheme, shape, last_row, progress);
   if (m >= (1LL << 31) - kLanes || (kept && n >= (1LL << 31) - kMaxStripWidth))
@@ -421,7 +435,7 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
     if (saving.escalation == 2) tuning.bits = 32;
   }
   for (;;) {
-    const RunResult r = run_striped(q, t, scheme, shape, device, last_row, tuning, kept, counted, saving, saved);
+    const RunResult r = run_striped(q, t, scheme, shape, device, last_row, tuning, kept, counted, saving, saved, edges);
     if (!r.overflowed) return r.pass;
     count_gpu_stats([](GpuStats& s) { ++s.overflow_reruns; });
     // Where even 8 columns a lane cannot rebase, the plan would run the
@@ -432,6 +446,23 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
     else
       tuning.bits = 32, saving.escalation = 2;
   }
+}
+
+}  // namespace
+
+PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
+                        LastRow last_row, GpuTuning tuning, Kept<GotohTypes>* kept, Progress* progress,
+                        const PassCheckpoint* checkpoint, SavedRows* saved) {
+  return striped_pass_with(q, t, scheme, shape, device, last_row, tuning, kept, progress, checkpoint, saved, {});
+}
+
+PassResult striped_pass_between(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
+                                const GpuTuning& tuning, Progress* progress, const PassEdges& edges) {
+  if (!shape.local || shape.end != End::anywhere)
+    throw std::logic_error("striped_pass_between: a local pass, its end anywhere");
+  if (q.empty() || t.empty()) throw std::logic_error("striped_pass_between: an empty sequence");
+  if (edges.left && edges.left->size() != 2 * q.size()) throw std::logic_error("striped_pass_between: a left edge of other rows");
+  return striped_pass_with(q, t, scheme, shape, device, {}, tuning, nullptr, progress, nullptr, nullptr, edges);
 }
 
 }  // namespace gdp::pairwise
