@@ -359,7 +359,10 @@ std::vector<std::size_t> filtered(const std::vector<std::size_t>& chosen, std::s
 
 // The kept hits of a ranked search finished: with score_only their end
 // cells (counted once already, in the score pass), else their alignments,
-// counted as `share` of the progress.
+// counted as `share` of the progress. With the GPU they go to the batch
+// alignments however few they are: which groups come here together depends
+// on when their scores came in, and an engine chosen by their number would
+// make a pair's path among equal ones (the CPU's or the GPU's) depend on it.
 void finish_kept(std::vector<Hit>& kept, const std::vector<Residues>& queries, const std::vector<Residues>& targets,
                  const ScoringScheme& scheme, const Options& o, std::uint64_t share) {
   if (o.score_only) {
@@ -373,6 +376,7 @@ void finish_kept(std::vector<Hit>& kept, const std::vector<Residues>& queries, c
   Progress part(o.progress, share, kept_cells);
   Options rest = o;
   rest.progress = &part;
+  rest.min_batch_cells = 0;
   align_pairs(kept, queries, targets, scheme, rest);
 }
 
