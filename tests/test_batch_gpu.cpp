@@ -197,23 +197,24 @@ TEST_CASE("align_all through the database-search and batch-alignment kernels equ
         Options gpu = cpu;
         gpu.backend = Backend::gpu, gpu.min_batch_cells = 0;
         const auto want = align_all(queries, targets, s, cpu, top);
-        for (const long long chunk : {0LL, 2000LL})  // 2000: the targets streamed in chunks
-        for (const std::vector<int>& devices : {std::vector<int>{}, std::vector<int>{0, 0}}) {  // GPU 0 twice: two shares
-          gpu.tuning.db_chunk_residues = chunk;
-          gpu.devices = devices;
-          const auto got = align_all(queries, targets, s, gpu, top);
-          INFO("mode " << to_string(mode) << (score_only ? ", score only" : "") << ", top " << top << ", chunk "
-                       << chunk << ", " << devices.size() << " devices");
-          REQUIRE(got.size() == want.size());
-          for (std::size_t k = 0; k < got.size(); ++k) {
-            REQUIRE(got[k].query == want[k].query);
-            REQUIRE(got[k].target == want[k].target);
-            REQUIRE(got[k].alignment.score == want[k].alignment.score);
-            REQUIRE(got[k].alignment.query_end == want[k].alignment.query_end);
-            REQUIRE(got[k].alignment.target_end == want[k].alignment.target_end);
-            if (!score_only)
-              REQUIRE(rescore(got[k].alignment, queries[got[k].query], targets[got[k].target], s) ==
-                      got[k].alignment.score);
+        for (const long long chunk : {0LL, 2000LL}) {  // 2000: the targets streamed in chunks
+          for (const std::vector<int>& devices : {std::vector<int>{}, std::vector<int>{0, 0}}) {  // GPU 0 twice: two shares
+            gpu.tuning.db_chunk_residues = chunk;
+            gpu.devices = devices;
+            const auto got = align_all(queries, targets, s, gpu, top);
+            INFO("mode " << to_string(mode) << (score_only ? ", score only" : "") << ", top " << top << ", chunk "
+                         << chunk << ", " << devices.size() << " devices");
+            REQUIRE(got.size() == want.size());
+            for (std::size_t k = 0; k < got.size(); ++k) {
+              REQUIRE(got[k].query == want[k].query);
+              REQUIRE(got[k].target == want[k].target);
+              REQUIRE(got[k].alignment.score == want[k].alignment.score);
+              REQUIRE(got[k].alignment.query_end == want[k].alignment.query_end);
+              REQUIRE(got[k].alignment.target_end == want[k].alignment.target_end);
+              if (!score_only)
+                REQUIRE(rescore(got[k].alignment, queries[got[k].query], targets[got[k].target], s) ==
+                        got[k].alignment.score);
+            }
           }
         }
       }
