@@ -39,7 +39,10 @@ register-blocked kernel on CUDA cores, any semiring), cublas (cuBLAS GEMM,
 plus-times on f32 and f64), strassen or winograd (recursive, --levels
 deep, plus-times only; base products by --base classic or cublas), or all.
 Times are device times with the inputs already on the GPU; --repeat R
-keeps the fastest of R runs. Where cuBLAS ran in the same command, the
+keeps the fastest of R runs. --devices 0,1 (or all) spreads the work over
+several GPUs, the product the same bits as on one: a batch in parts, one
+product by blocks of C's rows, or for strassen and winograd by the seven
+products of the recursion's top level. Where cuBLAS ran in the same command, the
 table gives each algorithm's speed relative to it.
 
 With --cpu, or without a GPU: --algo ijk (textbook loops), ikj
@@ -52,6 +55,7 @@ Examples:
   gpu-mm --a A.npy --b B.npy --out C.npy --algo strassen --levels 2 --check
   gpu-mm --batch 50 --n 512 --semiring max-plus   # a column of products
   gpu-mm --m 300 --k 200 --n 100 --type i32 --semiring min-plus --format tsv
+  gpu-mm --devices all --n 32768 --algo cublas    # one product over every GPU
   gpu-mm --cpu --n 1024 --algo all --check        # the CPU reference
 )";
 
@@ -168,7 +172,9 @@ void run(MmOptions o, const gdp::app::CommonOptions& common) {
 
   if (o.repeat < 1) throw gdp::InputError("--repeat takes 1 or more");
 
-  const auto choice = gdp::choose_device(common.cpu, common.device);
+  const std::vector<int> devices = gdp::app::chosen_devices(common);
+  const auto choice = devices.empty() ? gdp::choose_device(common.cpu, common.device)
+                                      : gdp::choose_device(false, devices.front());
   if (!choice.use_gpu && !choice.reason.empty()) spdlog::info("{}", choice.reason);
   if (!choice.use_gpu) {  // the GPU's runs check the device's memory (semiring/benchmark.cpp)
     const std::int64_t m = files.a ? files.a->rows : o.m, k = files.a ? files.a->cols : o.k,
@@ -184,6 +190,7 @@ void run(MmOptions o, const gdp::app::CommonOptions& common) {
                                      .check = o.check,
                                      .gpu = choice.use_gpu,
                                      .device = choice.use_gpu ? choice.gpu.id : 0,
+                                     .devices = devices,
                                      .threads = common.thread_count(),
                                      .progress = &progress};
   gdp::TimingReport report;
@@ -196,7 +203,8 @@ void run(MmOptions o, const gdp::app::CommonOptions& common) {
   }
   if (!common.report.empty()) {
     report.backend = (choice.use_gpu ? "gpu-" : "cpu-") + (o.algo.empty() ? std::string("default") : o.algo);
-    report.device = choice.use_gpu ? choice.gpu.name : gdp::cpu_name();
+    report.device = !devices.empty() ? gdp::app::devices_name(devices) : choice.use_gpu ? choice.gpu.name : gdp::cpu_name();
+    if (devices.size() > 1) report.gpu.push_back({"devices", static_cast<double>(devices.size())});
     report.threads = options.threads;
     gdp::write_report(report, common.report);
   }
@@ -229,5 +237,6 @@ int main(int argc, char** argv) {
                "Compare with the reference: float64 for plus-times on floats (cuBLAS DGEMM on the GPU), else exact");
   app.add_option("--format", o.format, "table | tsv | json")->capture_default_str();
   gdp::app::add_common_options(app, common);
+  gdp::app::add_devices_option(app, common, "GPUs to spread the products over");
   return gdp::app::tool_main(tool, app, argc, argv, common, [&] { run(o, common); });
 }

@@ -212,6 +212,42 @@ TEST_CASE("gpu-mm on the GPU: every algorithm checked, and the CPU's product", "
   CHECK_FALSE(fs::exists(box.path("huge.npy")));
 }
 
+TEST_CASE("gpu-mm --devices: refused with --cpu, with --device, and for a list it cannot read", "[cli][mm][devices]") {
+  Sandbox box;
+  auto check_refused = [](const gdp::test::RunResult& r, const std::string& words) {
+    INFO(r.err);
+    CHECK(r.status == 2);
+    CHECK_THAT(r.err, Contains("gpu-mm: error: ") && Contains(words));
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  };
+  check_refused(box.run({"--n", "8", "--devices", "0"}), "--cpu and --devices cannot be used together");
+  auto gpu_run = [&](std::vector<std::string> args) { return gdp::test::run_program(GPU_MM_EXE, args, box.dir()); };
+  check_refused(gpu_run({"--n", "8", "--devices", "0", "--device", "0"}), "--device excludes --devices");
+  check_refused(gpu_run({"--n", "8", "--devices", "0,x"}), "--devices 0,x: ");  // no GPU, or no GPU x
+}
+
+TEST_CASE("gpu-mm --devices: every algorithm's product the same bytes as on one GPU", "[cli][mm][gpu][devices]") {
+  if (gdp::test::skip_without_gpu()) return;
+  Sandbox box;
+  auto gpu_run = [&](std::vector<std::string> args) { return gdp::test::run_program(GPU_MM_EXE, args, box.dir()); };
+  const std::size_t gpus = gdp::list_gpus().size();
+  for (const std::string algo : {"classic", "cublas", "strassen", "winograd"}) {
+    INFO(algo);
+    const std::vector<std::string> product{"--m", "9000", "--k", "300", "--n", "2048", "--algo", algo, "--levels", "2"};
+    auto one = product, all = product;
+    one.insert(one.end(), {"--out", box.path("one.npy"), "--device", "0"});
+    all.insert(all.end(), {"--out", box.path("all.npy"), "--devices", "all", "--report", box.path("report.json")});
+    REQUIRE(gpu_run(one).status == 0);
+    const auto r = gpu_run(all);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(box.read("one.npy") == box.read("all.npy"));
+    if (gpus > 1)
+      CHECK_THAT(box.read("report.json"), Contains("\"device\": \"" + std::to_string(gpus) + " x ") &&
+                                              Contains("\"devices\": " + std::to_string(gpus)));
+  }
+}
+
 TEST_CASE("gpu-mm has no --tune knobs: any key is one line and exit 2", "[cli][mm]") {
   Sandbox box;
   const auto r = box.run({"--n", "4", "--tune", "tile=64"});

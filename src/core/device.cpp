@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <charconv>
 #include <fstream>
+#include <mutex>
+#include <set>
+#include <utility>
 
 #include "core/error.hpp"
 
@@ -27,6 +30,28 @@ void start_gpu(int device) {
   if (e != cudaSuccess) throw RunError(std::string("CUDA could not start GPU ") + std::to_string(device) + ": " + cudaGetErrorString(e));
 #else
   throw RunError("this build of gpu-dp has no CUDA support; use --cpu (GPU " + std::to_string(device) + ")");
+#endif
+}
+
+void enable_peer_access(int device, int peer) {
+#if GPUDP_HAVE_CUDA
+  static std::mutex mutex;
+  static std::set<std::pair<int, int>> asked;
+  const std::lock_guard lock(mutex);
+  cudaError_t e = cudaSetDevice(device);
+  if (e == cudaSuccess && device != peer && asked.insert({device, peer}).second) {
+    int can = 0;
+    e = cudaDeviceCanAccessPeer(&can, device, peer);
+    if (e == cudaSuccess && can) e = cudaDeviceEnablePeerAccess(peer, 0);
+  }
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    throw RunError("CUDA could not let GPU " + std::to_string(device) + " reach GPU " + std::to_string(peer) + ": " +
+                   cudaGetErrorString(e));
+  }
+#else
+  throw RunError("this build of gpu-dp has no CUDA support (GPUs " + std::to_string(device) + " and " +
+                 std::to_string(peer) + ")");
 #endif
 }
 

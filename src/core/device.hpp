@@ -23,6 +23,12 @@ bool built_with_cuda();
 // Makes `device` current and creates its context, so that the tools time
 // it apart (gpu-init) from their work. RunError on failure or without CUDA.
 void start_gpu(int device);
+// Lets `device` read and write `peer`'s memory directly where the GPUs
+// allow it (else copies between them go through the host): once a process
+// for each pair, as CUDA refuses to enable it twice. Leaves `device`
+// current. Safe from several threads; RunError on a CUDA failure or
+// without CUDA.
+void enable_peer_access(int device, int peer);
 // The bytes of `device`'s memory free now; 0 without CUDA.
 std::size_t gpu_free_memory(int device);
 // A short name of this machine's CPU (model name from /proc/cpuinfo).

@@ -90,19 +90,27 @@ std::vector<double> reference_of(const Matrix<T>& a, const Matrix<T>& b, const B
   return {c.data.begin(), c.data.end()};
 }
 
-// Too large for the device's memory: one line naming the inputs (exit
+// Too large for a device's memory: one line naming the inputs (exit
 // status 2), before any random input is made. Running out of memory later,
-// in a recursion's temporaries, is a RunError.
+// in a recursion's temporaries, is a RunError. Over several devices each
+// holds its share of a batch, or all of one product's inputs (as a spread
+// recursion does).
 template <class T>
 void check_fits(const BenchmarkOptions& o, const std::string& names, std::int64_t m, std::int64_t k, std::int64_t n,
                 std::int64_t batch) {
   if (!o.gpu) return;
   if constexpr (have_cuda) {
-    const double need = static_cast<double>(batch) * static_cast<double>(m * k + k * n + m * n) * sizeof(T);
-    const std::size_t free_bytes = gpu_free_memory(o.device);
-    if (need > static_cast<double>(free_bytes))
-      throw InputError(names + ": the product needs " + std::to_string(static_cast<long long>(need / (1 << 20))) +
-                       " MiB of GPU memory; " + std::to_string(free_bytes >> 20) + " MiB are free");
+    const std::vector<int> devices = o.devices.size() > 1 ? o.devices : std::vector<int>{o.device};
+    const auto count = static_cast<std::int64_t>(devices.size());
+    const std::int64_t share = (batch + count - 1) / count;
+    const double need = static_cast<double>(share) * static_cast<double>(m * k + k * n + m * n) * sizeof(T);
+    for (const int device : devices) {
+      const std::size_t free_bytes = gpu_free_memory(device);
+      if (need > static_cast<double>(free_bytes))
+        throw InputError(names + ": the product needs " + std::to_string(static_cast<long long>(need / (1 << 20))) +
+                         " MiB of GPU memory" + (count > 1 ? " on GPU " + std::to_string(device) : std::string()) +
+                         "; " + std::to_string(free_bytes >> 20) + " MiB are free");
+    }
   }
 }
 
@@ -204,7 +212,9 @@ BenchmarkResult<T> run_benchmark(BenchmarkInputs<T> in, const BenchmarkOptions& 
     if (algo.gpu) {
       if constexpr (have_cuda) {
         try {
-          result.product = std::move(multiply_gpu(as, bs, algo.request, seconds).back());
+          result.product = std::move((o.devices.size() > 1 ? multiply_gpus(as, bs, algo.request, o.devices, seconds)
+                                                           : multiply_gpu(as, bs, algo.request, seconds))
+                                         .back());
           if (o.progress) o.progress->add(product_ops * as.size());
         } catch (const RunError& e) {
           throw RunError(in.names + ": " + algo.name + ": " + e.what());

@@ -31,6 +31,9 @@ struct BenchmarkOptions {
   bool check = false;
   bool gpu = false;  // the GPU (device) or the CPU (threads)
   int device = 0;
+  // Two or more: the GPU's products spread over these devices
+  // (multiply_gpus), `device` their first; else one device, `device`.
+  std::vector<int> devices{};
   int threads = 1;
   // Operations done are added here, if set: 2mnk a product of every
   // algorithm, and one for --check's reference (run_benchmark sets the total).

@@ -5,6 +5,7 @@
 // device. Plain C++: no CUDA types. A build without CUDA declares these
 // functions but does not define them: callers test gdp::have_cuda
 // (core/build.hpp) with `if constexpr`.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -23,6 +24,23 @@ std::string_view to_string(GpuAlgo a);
 template <class T>
 bool cublas_has(Semiring s) {
   return s == Semiring::plus_times && std::is_floating_point_v<T>;
+}
+
+// cuBLAS's products run in pieces that depend on the shape only, not on
+// how many products or rows a device holds: blocks of `rows` rows of C (a
+// multiple of 256, at least 4096 and 2^24 cells), or, where a product is
+// one block, `products` products of a batch a call (at least 2^24 cells of
+// C). multiply_gpus deals whole pieces, so that cuBLAS, which chooses its
+// kernel by the shape, runs the same calls on one device or several.
+struct CublasPieces {
+  std::int64_t rows = 0, products = 1;
+};
+inline CublasPieces cublas_pieces(std::int64_t m, std::int64_t n) {
+  constexpr std::int64_t cells = std::int64_t{1} << 24;
+  const std::int64_t wide = std::max<std::int64_t>(n, 1);
+  const std::int64_t rows = (std::max<std::int64_t>(4096, (cells + wide - 1) / wide) + 255) / 256 * 256;
+  const std::int64_t products = m > rows ? 1 : std::max<std::int64_t>(1, cells / std::max<std::int64_t>(m * wide, 1));
+  return {rows, products};
 }
 
 struct GpuRequest {
@@ -47,6 +65,22 @@ std::size_t gpu_free_memory(int device);
 template <class T>
 std::vector<Matrix<T>> multiply_gpu(const std::vector<Matrix<T>>& a, const std::vector<Matrix<T>>& b,
                                     const GpuRequest& request, double& seconds);
+
+// The same products over several devices at once (cuda/spread_products.cu),
+// the bits the same as multiply_gpu's on one device: a batch is dealt in
+// contiguous parts, one a device; one product of the classical kernel or
+// cuBLAS is cut into blocks of C's rows (of 256 rows, or whole
+// cublas_pieces), one a device; one product by Strassen or Winograd has
+// its top level's seven products dealt over the devices and combined on
+// the first (the others' products copied to it peer to peer, or through
+// the host where the devices have no peer access). `seconds`: the fastest
+// run, the devices side by side: for the parts, the slowest device's time;
+// for a spread recursion, the time from the first launch until the
+// combined C is done. `request.device` is not read. Throws as multiply_gpu
+// does; std::logic_error for no devices.
+template <class T>
+std::vector<Matrix<T>> multiply_gpus(const std::vector<Matrix<T>>& a, const std::vector<Matrix<T>>& b,
+                                     const GpuRequest& request, const std::vector<int>& devices, double& seconds);
 
 // A batch of row-major matrices in device memory: matrix i of the batch
 // starts at ptr + i * stride, and its rows are ld elements apart.
