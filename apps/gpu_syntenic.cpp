@@ -46,6 +46,9 @@ matching region between two blocks is kept only when it scores more.
 Inputs are FASTA or FASTQ, plain or gzip-compressed; '-' reads standard input.
 Runs on the first GPU found (--device N for another, --cpu for the CPU
 reference); what the GPU does not do yet runs on the CPU threads.
+--devices 0,1 (or all) spreads the pairs over several GPUs, each to the
+next one free, the output the same bytes as one GPU's; one pair runs on
+one GPU, the first listed.
 Coordinates are 1-based and inclusive (PAF: 0-based starts, as PAF has
 them); in TSV and JSON a block's range of 0 letters is start = end + 1.
 CIGAR uses =/X/I/D (I: a query letter against a gap, D: a target letter
@@ -57,6 +60,7 @@ Examples:
   gpu-syntenic --score-only --format tsv a.fa b.fa
   gpu-syntenic --cpu --threads 16 --block-penalty 80 a.fa b.fa
   gpu-syntenic --ends plain --format json -o syn.jsonl a.fa b.fa
+  gpu-syntenic --devices all --format paf regions.fa contigs.fa
 )";
 
 struct SyntenicOptions {
@@ -113,12 +117,12 @@ void run(const SyntenicOptions& o, const gdp::app::CommonOptions& common, const 
 
   // Chosen once the inputs are known to be good, so that a bad input gets
   // its one line on stderr and nothing else.
-  const auto choice = gdp::choose_device(common.cpu, common.device);
+  const std::vector<int> devices = gdp::app::chosen_devices(common);
+  const auto choice = devices.empty() ? gdp::choose_device(common.cpu, common.device)
+                                      : gdp::choose_device(false, devices.front());
   if (choice.use_gpu) {
     spdlog::debug("GPU {}: {}", choice.gpu.id, choice.gpu.name);
-    timer.restart();
-    gdp::start_gpu(choice.gpu.id);
-    report.add_phase("gpu-init", timer.seconds());
+    report.add_phase("gpu-init", gdp::app::start_devices(devices.empty() ? std::vector<int>{choice.gpu.id} : devices));
   } else if (!choice.reason.empty())
     spdlog::info("{}", choice.reason);
 
@@ -133,6 +137,7 @@ void run(const SyntenicOptions& o, const gdp::app::CommonOptions& common, const 
                                    : syn::Backend::cpu_scalar;
   options.threads = threads;
   options.device = choice.gpu.id;
+  options.devices = devices;
   options.progress = &progress;
   const std::vector<syn::Residues> qspans(qranks.begin(), qranks.end()), tspans(tranks.begin(), tranks.end());
   timer.restart();
@@ -159,11 +164,12 @@ void run(const SyntenicOptions& o, const gdp::app::CommonOptions& common, const 
                              : threads > 1                 ? syn::Backend::cpu_openmp
                                                            : syn::Backend::cpu_scalar;
     report.backend = std::string(syn::to_string(ran));
-    report.device = ran_on_gpu ? choice.gpu.name : gdp::cpu_name();
+    report.device = !ran_on_gpu ? gdp::cpu_name() : !devices.empty() ? gdp::app::devices_name(devices) : choice.gpu.name;
     if (ran_on_gpu) {
       report.gpu = {{"passes", g.passes},
                     {"kernel_seconds", g.kernel_seconds},
                     {"peak_memory_bytes", static_cast<double>(g.peak_memory_bytes)}};
+      if (devices.size() > 1) report.gpu.push_back({"devices", static_cast<double>(devices.size())});
     }
     report.threads = threads;
     report.inputs = {{"queries", static_cast<double>(queries.records.size())},
@@ -194,6 +200,7 @@ int main(int argc, char** argv) {
   app.add_option("--format", o.format, "listing | paf | tsv | json")->capture_default_str();
   gdp::app::add_scoring_options(app, o.scoring);
   gdp::app::add_common_options(app, common);
+  gdp::app::add_devices_option(app, common, "GPUs to spread the pairs over");
   const std::string cmdline = gdp::app::command_line(argc, argv);
   return gdp::app::tool_main(tool, app, argc, argv, common, [&] { run(o, common, cmdline); });
 }

@@ -363,6 +363,7 @@ TEST_CASE("gpu-syntenic rejects bad input with one line and exit status 2", "[cl
       {"both inputs on standard input", {"-", "-"}, "standard input"},
       {"a missing input", {box.query}, "target"},
       {"an unknown --tune key", {"--tune", "bogus=1", box.query, t}, "--tune: unknown key 'bogus'"},
+      {"--devices with --cpu", {"--devices", "0", box.query, t}, "--cpu and --devices cannot be used together"},
   };
   for (const Case& c : cases) DYNAMIC_SECTION(c.name) { check_bad_input(box.run_cpu(c.args), c.mentions); }
 }

@@ -234,3 +234,39 @@ TEST_CASE("syntenic: every query against every target, large pairs aligned on th
     REQUIRE(same_regions(a[k].alignment, b[k].alignment));
   }
 }
+
+TEST_CASE("syntenic: pairs over several devices, each the alignment one device gives", "[gpu][syntenic][devices]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(79);
+  const ScoringScheme s = test::dna_scheme();
+  std::vector<Seq> qs, ts;
+  for (int k = 0; k < 3; ++k) qs.push_back(test::random_ranks(rng, 150 + 250 * static_cast<std::size_t>(k), 4));
+  for (int k = 0; k < 4; ++k) {
+    auto [a, b] = pair_of(rng, qs[static_cast<std::size_t>(k % 3)].size(), 300 + 200 * static_cast<std::size_t>(k), true);
+    ts.push_back(k % 2 ? b : test::mutate(rng, qs[static_cast<std::size_t>(k % 3)], 4, 0.1));
+  }
+  const std::vector<Residues> q(qs.begin(), qs.end()), t(ts.begin(), ts.end());
+  std::vector<std::vector<int>> lists{{0, 0}, {0, 0, 0}};
+  if (list_gpus().size() >= 2) lists.push_back({0, 1});
+  for (const bool score_only : {true, false}) {
+    Options one;
+    one.backend = Backend::gpu;
+    one.min_gpu_cells = 0;  // every pair on the GPU
+    one.score_only = score_only;
+    const std::vector<Hit> want = align_all(q, t, s, one);
+    for (const auto& devices : lists) {
+      INFO((score_only ? "score only, " : "alignments, ") << devices.size() << " devices");
+      Options spread = one;
+      spread.devices = devices;
+      const std::vector<Hit> got = align_all(q, t, s, spread);
+      REQUIRE(got.size() == want.size());
+      for (std::size_t k = 0; k < got.size(); ++k) {
+        INFO("pair " << k);
+        REQUIRE(got[k].query == want[k].query);
+        REQUIRE(got[k].target == want[k].target);
+        REQUIRE(got[k].alignment.score == want[k].alignment.score);
+        REQUIRE(same_regions(got[k].alignment, want[k].alignment));
+      }
+    }
+  }
+}

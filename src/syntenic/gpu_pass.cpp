@@ -2,17 +2,32 @@
 // without it, the pass says so.
 #include "syntenic/cuda/gpu_pass.hpp"
 
+#include <algorithm>
+#include <mutex>
+
 #include "core/build.hpp"
 #include "core/error.hpp"
 
 namespace gdp::syntenic {
 
-GpuStats& gpu_stats_counters() {
-  static GpuStats s;
-  return s;
+namespace {
+
+std::mutex stats_mutex;
+GpuStats stats;
+
+}  // namespace
+
+void add_gpu_stats(int passes, double kernel_seconds, std::size_t memory_bytes) {
+  const std::lock_guard lock(stats_mutex);
+  stats.passes += passes;
+  stats.kernel_seconds += kernel_seconds;
+  stats.peak_memory_bytes = std::max(stats.peak_memory_bytes, memory_bytes);
 }
 
-GpuStats gpu_stats() { return gpu_stats_counters(); }
+GpuStats gpu_stats() {
+  const std::lock_guard lock(stats_mutex);
+  return stats;
+}
 
 LastCell score_pass_gpu(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs, int device,
                         const pairwise::GpuTuning& tuning, Progress* progress) {

@@ -68,6 +68,9 @@ struct Options {
   int threads = 1;                // for cpu_openmp
   Progress* progress = nullptr;   // cells done are added here, if set
   int device = 0;                 // for gpu: the CUDA device
+  // For gpu, two or more: align_all's pairs for the GPU spread over these
+  // devices, each to the next one free (`device` is not read there).
+  std::vector<int> devices{};
   // For gpu: pairs of fewer cells run on the CPU threads, where they are
   // faster than a kernel launch. Tests set 0 to put every pair on the GPU.
   std::int64_t min_gpu_cells = std::int64_t{1} << 24;
@@ -96,6 +99,8 @@ struct Hit {
 };
 
 // Every query against every target, grouped by query, in target order.
+// Under Options::devices the pairs for the GPU are aligned one a device at
+// a time, side by side; each pair's result is the one a single device gives.
 std::vector<Hit> align_all(const std::vector<Residues>& queries, const std::vector<Residues>& targets,
                            const ScoringScheme& scheme, const Options& options);
 

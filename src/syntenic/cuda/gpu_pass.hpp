@@ -50,6 +50,8 @@ std::optional<Alignment> chunked_alignment(Residues a, Residues b, const Scoring
                                            int device, Progress* score, Progress* traceback);
 // Device memory a kept pass of m x n needs beyond an ordinary one.
 long long kept_bytes(long long m, long long n);
-GpuStats& gpu_stats_counters();
+// Adds to gpu_stats(): passes and kernel seconds summed, the memory the
+// largest. Safe from several threads (one a device under Options::devices).
+void add_gpu_stats(int passes, double kernel_seconds, std::size_t memory_bytes);
 
 }  // namespace gdp::syntenic

@@ -49,8 +49,10 @@ struct Workspace {
   }
 };
 
+// One a thread: the threads of Options::devices run passes side by side,
+// two of them even on one device.
 Workspace& workspace() {
-  static Workspace w;
+  thread_local Workspace w;
   return w;
 }
 
@@ -127,8 +129,7 @@ LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, cons
   if (checkpoint_rows > 0)
     w.checkpoints.reserve(static_cast<std::size_t>(checkpoint_rows * gp.strips * strip_width), "cudaMalloc (checkpoints)");
   if (kept) w.kept_edges.reserve(static_cast<std::size_t>(gp.strips * m), "cudaMalloc (kept strip edges)");
-  GpuStats& stats = gpu_stats_counters();
-  stats.peak_memory_bytes = std::max(stats.peak_memory_bytes, w.bytes());
+  add_gpu_stats(0, 0, w.bytes());
   GDP_CUDA_CHECK(cudaMemcpy(w.q.get(), letters.q.data(), letters.q.size(), cudaMemcpyHostToDevice));
   GDP_CUDA_CHECK(cudaMemcpy(w.sub.get(), letters.sub.data(), letters.sub.size() * sizeof(int), cudaMemcpyHostToDevice));
 
@@ -170,11 +171,10 @@ LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, cons
       timer.start();
       kernel<<<static_cast<int>(piece_blocks), kWarpsPerBlock * kLanes, kp.shared_bytes>>>(p);
       GDP_CUDA_CHECK(cudaGetLastError());
-      stats.kernel_seconds += timer.stop_seconds();
+      add_gpu_stats(1, timer.stop_seconds(), 0);
       GDP_CUDA_CHECK(cudaDeviceSynchronize());
     }
     progress.reach(static_cast<std::uint64_t>(m * (from + width)));
-    ++stats.passes;
     if (row) {
       const std::size_t bytes = static_cast<std::size_t>(width) * sizeof(int);
       GDP_CUDA_CHECK(cudaMemcpy(s_row.data() + from + 1, w.last_s.get() + 1, bytes, cudaMemcpyDeviceToHost));

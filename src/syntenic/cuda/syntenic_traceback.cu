@@ -71,7 +71,7 @@ std::optional<Alignment> chunked_alignment(Residues a, Residues b, const Scoring
   timer.start();
   kernel<<<1, kWalkChunks * kLanes, shared>>>(tp);
   GDP_CUDA_CHECK(cudaGetLastError());
-  gpu_stats_counters().kernel_seconds += timer.stop_seconds();
+  add_gpu_stats(0, timer.stop_seconds(), 0);
   progress.stop();
 
   int r[5] = {};
