@@ -54,7 +54,10 @@ With a GPU, cubes of 2^24 cells and more run there; smaller ones on the
 CPU threads. An alignment there keeps where the best paths enter each
 chunk of the cube on the device, about 0.4 bytes a cell (three
 5,000-letter sequences: 47 GB), and divides the cube in two (Hirschberg)
-only until that fits in the GPU memory free.
+only until that fits in the GPU memory free. --devices 0,1 runs the score
+as two half passes side by side, one a GPU, meeting in the middle layer
+(and so each division of an alignment); the result is the same as on one
+GPU.
 
 Examples:
   gpu-align3 trio.fa                      # three records -> aligned FASTA
@@ -62,6 +65,7 @@ Examples:
   gpu-align3 --format clustal trio.fa
   gpu-align3 --score-only --format tsv trio.fa
   gpu-align3 --cpu --threads 16 --matrix BLOSUM62 --gap 8 prot3.fa
+  gpu-align3 --devices 0,1 --score-only long3.fa
 )";
 
 // Runs this many cells or more say when they start and end (on a terminal).
@@ -109,10 +113,16 @@ void run(const Align3Options& o, const gdp::app::CommonOptions& common) {
 
   // Chosen once the inputs are known to be good, so that a bad input gets
   // its one line on stderr and nothing else.
-  const auto choice = gdp::choose_device(common.cpu, common.device);
+  std::vector<int> devices = gdp::app::chosen_devices(common);
+  if (devices.size() > 2) {
+    spdlog::info("--devices: gpu-align3 runs on two GPUs, the first two listed");
+    devices.resize(2);
+  }
+  const auto choice = devices.empty() ? gdp::choose_device(common.cpu, common.device)
+                                      : gdp::choose_device(false, devices.front());
   if (choice.use_gpu) {
     spdlog::debug("GPU {}: {}", choice.gpu.id, choice.gpu.name);
-    gdp::start_gpu(choice.gpu.id);
+    gdp::app::start_devices(devices.empty() ? std::vector<int>{choice.gpu.id} : devices);
   } else if (!choice.reason.empty()) {
     spdlog::info("{}", choice.reason);
   }
@@ -123,6 +133,7 @@ void run(const Align3Options& o, const gdp::app::CommonOptions& common) {
   options.backend = choice.use_gpu ? a3::Backend::gpu : threads > 1 ? a3::Backend::cpu_openmp : a3::Backend::cpu_scalar;
   options.threads = threads;
   options.device = choice.gpu.id;
+  options.devices = devices;
   const double cells = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(p);
   const bool announce = cells >= long_run_cells && isatty(STDERR_FILENO);
   if (announce) spdlog::info("aligning {} x {} x {} letters ({:.3g} cells) on {} thread(s)", m, n, p, cells, threads);
@@ -154,9 +165,10 @@ void run(const Align3Options& o, const gdp::app::CommonOptions& common) {
                                 ? options.backend
                                 : threads > 1 ? a3::Backend::cpu_openmp : a3::Backend::cpu_scalar;
     report.backend = std::string(a3::to_string(ran));
-    report.device = ran_on_gpu ? choice.gpu.name : gdp::cpu_name();
+    report.device = !ran_on_gpu ? gdp::cpu_name() : !devices.empty() ? gdp::app::devices_name(devices) : choice.gpu.name;
     report.threads = ran == a3::Backend::cpu_scalar ? 1 : threads;
     if (ran_on_gpu) report.gpu = {{"passes", g.passes}, {"kernel_seconds", g.kernel_seconds}};
+    if (ran_on_gpu && devices.size() > 1) report.gpu.push_back({"devices", static_cast<double>(devices.size())});
     report.inputs = {{"a_residues", static_cast<double>(m)},
                      {"b_residues", static_cast<double>(n)},
                      {"c_residues", static_cast<double>(p)}};
@@ -184,5 +196,6 @@ int main(int argc, char** argv) {
   app.add_option("--format", o.format, "fasta | clustal | tsv | json")->capture_default_str();
   gdp::app::add_substitution_options(app, o.scoring);
   gdp::app::add_common_options(app, common);
+  gdp::app::add_devices_option(app, common, "GPUs to run the passes on, two at most");
   return gdp::app::tool_main(tool, app, argc, argv, common, [&] { run(o, common); });
 }

@@ -328,6 +328,21 @@ TEST_CASE("align3: the linear-space alignment cut by chains equals the oracle, c
   REQUIRE_THROWS_AS(align3::align_linear(a, a, a, dna, 2, never_split, backwards, 64, 1), std::logic_error);
 }
 
+TEST_CASE("align3: the split's best sum through the middle layer is the cube's score", "[align3]") {
+  std::mt19937 rng(91);
+  const ScoringScheme dna = test::dna_scheme();
+  for (int trial = 0; trial < 40; ++trial) {
+    const Seq a = test::random_ranks(rng, 2 + rng() % 20, 4), b = test::random_ranks(rng, rng() % 20, 4),
+              c = test::random_ranks(rng, rng() % 20, 4);
+    const int gap = static_cast<int>(rng() % 6);
+    const align3::SplitPass split = align3::split_by_layers(
+        [&](align3::Residues x, align3::Residues y, align3::Residues z) { return align3::last_layer(x, y, z, dna, gap, 1); });
+    const align3::Residues ra(a);
+    INFO("trial " << trial);
+    CHECK(split(ra.first(a.size() / 2), ra.subspan(a.size() / 2), b, c).sum == align3::score_scalar(a, b, c, dna, gap));
+  }
+}
+
 TEST_CASE("align3: align on one thread and on several equals the oracle, past the full cube's parts", "[align3]") {
   std::mt19937 rng(89);
   const ScoringScheme dna = test::dna_scheme();

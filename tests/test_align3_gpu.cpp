@@ -92,7 +92,51 @@ TEST_CASE("align3 GPU split: the point equals the host's scan of the CPU's layer
         const align3::SplitPoint c = cpu(a.first(mid), a.subspan(mid), t.b, t.c);
         CHECK(g.j == c.j);
         CHECK(g.k == c.k);
+        CHECK(g.sum == c.sum);
       }
+  }
+}
+
+TEST_CASE("align3 on two devices: the split's two passes side by side give one device's point, score and alignment",
+          "[gpu][align3][devices]") {
+  if (test::skip_without_gpu()) return;
+  const ScoringScheme dna = test::dna_scheme(), prot = test::protein_scheme();
+  std::mt19937 rng(37);
+  std::vector<std::pair<int, int>> pairs{{0, 0}};  // GPU 0 twice: two threads, two sets of buffers
+  if (list_gpus().size() >= 2) pairs.push_back({0, 1});
+  for (const auto& [first, second] : pairs) {
+    const align3::SplitPass one = align3::gpu_split_pass(dna, 0, 0);  // gap 0: many equal sums
+    const align3::SplitPass two = align3::gpu_split_pass_on_two(dna, 0, first, second);
+    for (const auto& [la, lb, lc] : std::vector<std::array<std::size_t, 3>>{
+             {2, 0, 0}, {3, 1, 40}, {40, 33, 17}, {64, 70, 65}, {120, 90, 100}}) {
+      const Trio t = make_trio(rng, la, lb, lc, 4, true);
+      const align3::Residues a(t.a);
+      INFO("lengths " << la << " x " << lb << " x " << lc << ", GPUs " << first << " and " << second);
+      const align3::SplitPoint x = one(a.first(la / 2), a.subspan(la / 2), t.b, t.c);
+      const align3::SplitPoint y = two(a.first(la / 2), a.subspan(la / 2), t.b, t.c);
+      CHECK(x.j == y.j);
+      CHECK(x.k == y.k);
+      CHECK(x.sum == y.sum);
+      CHECK(y.sum == align3::score_scalar(t.a, t.b, t.c, dna, 0));
+    }
+    align3::Options single;
+    single.backend = align3::Backend::gpu;
+    single.min_gpu_cells = 0;
+    single.gap = 8;
+    single.gpu_face_bytes = 1 << 14;  // small: the cube divided before it is chained
+    for (const auto& [la, lb, lc] : std::vector<std::array<std::size_t, 3>>{{1, 50, 60}, {90, 80, 70}, {150, 40, 130}}) {
+      const Trio t = make_trio(rng, la, lb, lc, 20, true);
+      INFO("lengths " << la << " x " << lb << " x " << lc << ", GPUs " << first << " and " << second);
+      align3::Options spread = single;
+      spread.devices = {first, second};
+      for (const bool score_only : {true, false}) {
+        single.score_only = spread.score_only = score_only;
+        const align3::Alignment want = align3::align(t.a, t.b, t.c, prot, single);
+        const align3::Alignment got = align3::align(t.a, t.b, t.c, prot, spread);
+        CHECK(got.score == want.score);
+        CHECK(got.moves == want.moves);
+      }
+    }
   }
 }
 

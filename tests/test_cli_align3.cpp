@@ -218,6 +218,7 @@ TEST_CASE("gpu-align3 rejects bad input with one line and exit status 2", "[cli]
       {"--match with protein", {"--match", "3", prot_j}, "--match"},
       {"standard input twice", {"-", "-", box.c}, "standard input"},
       {"no input", {}, "inputs"},
+      {"--devices with --cpu", {"--devices", "0", box.trio}, "--cpu and --devices cannot be used together"},
   };
   for (const Case& c : cases) DYNAMIC_SECTION(c.name) { check_bad_input(box.run_cpu(c.args), c.mentions); }
 }

@@ -49,9 +49,17 @@ Alignment align(Residues a, Residues b, Residues c, const ScoringScheme& scheme,
   const LayerPass cpu = [&](Residues x, Residues y, Residues z) {
     return last_layer(x, y, z, scheme, o.gap, threads, &progress);
   };
+  const bool on_two = on_gpu && o.devices.size() >= 2;
+  const int device = o.devices.empty() ? o.device : o.devices.front();
   if (o.score_only) {
     Alignment out;
-    out.score = on_gpu        ? gpu_layer_pass(scheme, o.gap, o.device)(a, b, c).back()
+    if (on_two && a.size() >= 2) {  // the best path through the middle layer
+      const std::size_t mid = a.size() / 2;
+      const SplitPoint at = gpu_split_pass_on_two(scheme, o.gap, device, o.devices[1])(a.first(mid), a.subspan(mid), b, c);
+      out.score = static_cast<int>(at.sum);
+      return out;
+    }
+    out.score = on_gpu        ? gpu_layer_pass(scheme, o.gap, device)(a, b, c).back()
                 : threads > 1 ? cpu(a, b, c).back()
                               : score_scalar(a, b, c, scheme, o.gap, &progress);
     return out;
@@ -61,14 +69,15 @@ Alignment align(Residues a, Residues b, Residues c, const ScoringScheme& scheme,
                ? align_full_cube(a, b, c, scheme, o.gap)
                : align_linear(a, b, c, scheme, o.gap, cpu, kCpuLeafCells, threads);
   // The GPU's passes, each counted when it is done.
-  const SplitPass split = [&, pass = gpu_split_pass(scheme, o.gap, o.device)](Residues top, Residues bottom,
-                                                                                Residues y, Residues z) {
+  const SplitPass split = [&, pass = on_two ? gpu_split_pass_on_two(scheme, o.gap, device, o.devices[1])
+                                            : gpu_split_pass(scheme, o.gap, device)](Residues top, Residues bottom,
+                                                                                     Residues y, Residues z) {
     const SplitPoint at = pass(top, bottom, y, z);
     progress.add(static_cast<std::uint64_t>(top.size() + bottom.size()) * (y.size() + 1) * (z.size() + 1));
     return at;
   };
-  const ChainPass chain = [&, pass = gpu_chain_pass(scheme, o.gap, o.device, o.gpu_face_bytes)](Residues x, Residues y,
-                                                                                                   Residues z) {
+  const ChainPass chain = [&, pass = gpu_chain_pass(scheme, o.gap, device, o.gpu_face_bytes)](Residues x, Residues y,
+                                                                                                 Residues z) {
     auto points = pass(x, y, z);
     if (points) progress.add(static_cast<std::uint64_t>(cells_of(x, y, z)));
     return points;

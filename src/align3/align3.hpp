@@ -42,6 +42,11 @@ struct Options {
   Backend backend = Backend::cpu_scalar;
   int threads = 1;   // for cpu_openmp, and gpu's passes on the CPU
   int device = 0;    // for gpu: the CUDA device
+  // For gpu, two or more: the score's pass, and the linear-space division's
+  // split passes, run as two half passes side by side on the first two of
+  // these (gpu_split_pass_on_two); the three-phase traceback on the first.
+  // The result is the one a single device gives. `device` is not read.
+  std::vector<int> devices{};
   // For gpu: cubes of fewer cells run on the CPU threads, where they take
   // less than the device's start. A larger one aligns in linear space, its
   // passes on the GPU, its smallest parts on the CPU threads. Tests set 0

@@ -2,17 +2,30 @@
 // without it, the pass says so.
 #include "align3/cuda/gpu_pass.hpp"
 
+#include <mutex>
+
 #include "core/build.hpp"
 #include "core/error.hpp"
 
 namespace gdp::align3 {
 
-GpuStats& gpu_stats_counters() {
-  static GpuStats s;
-  return s;
+namespace {
+
+std::mutex stats_mutex;
+GpuStats stats;
+
+}  // namespace
+
+void add_gpu_stats(int passes, double kernel_seconds) {
+  const std::lock_guard lock(stats_mutex);
+  stats.passes += passes;
+  stats.kernel_seconds += kernel_seconds;
 }
 
-GpuStats gpu_stats() { return gpu_stats_counters(); }
+GpuStats gpu_stats() {
+  const std::lock_guard lock(stats_mutex);
+  return stats;
+}
 
 LayerPass gpu_layer_pass(const ScoringScheme& scheme, int gap, int device) {
   if constexpr (have_cuda)
@@ -24,6 +37,13 @@ LayerPass gpu_layer_pass(const ScoringScheme& scheme, int gap, int device) {
 SplitPass gpu_split_pass(const ScoringScheme& scheme, int gap, int device) {
   if constexpr (have_cuda)
     return gpu_split_pass_cuda(scheme, gap, device);
+  else
+    throw RunError(no_cuda_message);
+}
+
+SplitPass gpu_split_pass_on_two(const ScoringScheme& scheme, int gap, int first, int second) {
+  if constexpr (have_cuda)
+    return gpu_split_pass_on_two_cuda(scheme, gap, first, second);
   else
     throw RunError(no_cuda_message);
 }

@@ -84,7 +84,7 @@ SplitPass split_by_layers(const LayerPass& layer) {
     for (std::size_t j = 0; j <= n; ++j)
       for (std::size_t k = 0; k <= p; ++k) {
         const long long h = static_cast<long long>(forward[j * w + k]) + backward[(n - j) * w + (p - k)];
-        if (h > best) best = h, at = {j, k};
+        if (h > best) best = h, at = {j, k, h};
       }
     return at;
   };

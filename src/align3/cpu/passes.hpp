@@ -37,6 +37,8 @@ Alignment align_linear(Residues a, Residues b, Residues c, const ScoringScheme& 
 // reversed bottom, b and c; the first in (j, k) order of equal sums.
 struct SplitPoint {
   std::size_t j = 0, k = 0;
+  // The best path's score through (|top|, j, k): the cube's score.
+  long long sum = 0;
 };
 using SplitPass = std::function<SplitPoint(Residues top, Residues bottom, Residues b, Residues c)>;
 

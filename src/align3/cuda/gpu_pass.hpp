@@ -22,6 +22,13 @@ LayerPass gpu_layer_pass(const ScoringScheme& scheme, int gap, int device);
 // layers stay there.
 SplitPass gpu_split_pass(const ScoringScheme& scheme, int gap, int device);
 
+// The same split over two devices, the same point: the forward pass on
+// `first` while the backward one runs on `second`, then the backward layer
+// copied to `first` (peer to peer where the devices allow), where the
+// point is found. SplitPoint::sum is the cube's score. Throws as
+// gpu_layer_pass does.
+SplitPass gpu_split_pass_on_two(const ScoringScheme& scheme, int gap, int first, int second);
+
 // Phases 1 and 2 of the three-phase traceback (dissertation section 5.3,
 // start_points.hpp) with ChainPass's contract: one traced pass keeps, on
 // every chunk's faces, where the best path into each face cell entered its
@@ -41,11 +48,13 @@ struct GpuStats {
   double kernel_seconds = 0;
 };
 GpuStats gpu_stats();
+// Adds to gpu_stats(); safe from several threads.
+void add_gpu_stats(int passes, double kernel_seconds);
 
 // The .cu file's side (CUDA builds only).
 LayerPass gpu_layer_pass_cuda(const ScoringScheme& scheme, int gap, int device);
 SplitPass gpu_split_pass_cuda(const ScoringScheme& scheme, int gap, int device);
+SplitPass gpu_split_pass_on_two_cuda(const ScoringScheme& scheme, int gap, int first, int second);
 ChainPass gpu_chain_pass_cuda(const ScoringScheme& scheme, int gap, int device, std::size_t max_bytes);
-GpuStats& gpu_stats_counters();
 
 }  // namespace gdp::align3

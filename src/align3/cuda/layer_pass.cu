@@ -1,8 +1,10 @@
 // The GPU's passes over the cube (the kernel: sloped_sweep.cuh): the last
-// layer, the linear-space alignment's split point, and phases 1 and 2 of
-// the three-phase traceback.
+// layer, the linear-space alignment's split point (on one device, or its
+// two passes on two side by side), and phases 1 and 2 of the three-phase
+// traceback.
 #include <algorithm>
 #include <climits>
+#include <future>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -13,6 +15,7 @@
 #include "align3/cuda/start_points.hpp"
 #include "align3/recurrence.hpp"
 #include "core/cuda_check.hpp"
+#include "core/device.hpp"
 #include "core/error.hpp"
 
 namespace gdp::align3 {
@@ -21,6 +24,7 @@ namespace {
 // The device memory of a pass, kept for the next: the linear-space
 // alignment's passes after its first (the largest) allocate nothing.
 struct Buffers {
+  int device = 0;
   int blocks[2] = {0, 0};  // resident blocks, untraced and traced: all SMs at the kernel's occupancy
   cuda::DeviceArray<std::uint8_t> a, b, c;
   cuda::DeviceArray<int> sub, down, across, corner, last, order, done;
@@ -117,9 +121,7 @@ void launch(const Buffers& d, const LayerParams& lp) {
   timer.start();
   sloped_sweep<kTraced><<<blocks, kWarps * kLanes>>>(lp);
   GDP_CUDA_CHECK(cudaGetLastError());
-  GpuStats& stats = gpu_stats_counters();
-  stats.kernel_seconds += timer.stop_seconds();
-  ++stats.passes;
+  add_gpu_stats(1, timer.stop_seconds());
 }
 
 // One pass, its last layer left in `last` on the device. `layers`: the
@@ -172,12 +174,9 @@ __global__ void first_best(const int* forward, const int* backward, long long n,
   if (threadIdx.x % kLanes == 0) atomicMin(split + 1, first);
 }
 
-SplitPoint run_split(Buffers& d, Residues top, Residues bottom, Residues b, Residues c, const ScoringScheme& scheme,
-                     int gap) {
-  const int* forward = launch_pass(d, d.last, 2, top, b, c, scheme, gap);
-  const std::vector<std::uint8_t> ra = reversed(bottom), rb = reversed(b), rc = reversed(c);
-  const int* backward = launch_pass(d, d.back, 2, ra, rb, rc, scheme, gap);
-  const long long n = static_cast<long long>(b.size()), p = static_cast<long long>(c.size());
+// The split point from the two layers on d's device: the first cell of
+// the best sum, and the sum.
+SplitPoint find_split(Buffers& d, const int* forward, const int* backward, long long n, long long p) {
   unsigned long long* split = d.split.reserve(2);
   const unsigned long long start[2] = {0, ~0ull};
   GDP_CUDA_CHECK(cudaMemcpy(split, start, sizeof start, cudaMemcpyHostToDevice));
@@ -189,7 +188,45 @@ SplitPoint run_split(Buffers& d, Residues top, Residues bottom, Residues b, Resi
   unsigned long long found[2] = {0, 0};
   GDP_CUDA_CHECK(cudaMemcpy(found, split, sizeof found, cudaMemcpyDeviceToHost));
   const auto w = static_cast<std::size_t>(p + 1), x = static_cast<std::size_t>(found[1]);
-  return {x / w, x % w};
+  return {x / w, x % w, static_cast<long long>(found[0] ^ (1ull << 63))};
+}
+
+SplitPoint run_split(Buffers& d, Residues top, Residues bottom, Residues b, Residues c, const ScoringScheme& scheme,
+                     int gap) {
+  const int* forward = launch_pass(d, d.last, 2, top, b, c, scheme, gap);
+  const std::vector<std::uint8_t> ra = reversed(bottom), rb = reversed(b), rc = reversed(c);
+  const int* backward = launch_pass(d, d.back, 2, ra, rb, rc, scheme, gap);
+  return find_split(d, forward, backward, static_cast<long long>(b.size()), static_cast<long long>(c.size()));
+}
+
+// The same split over two devices: the backward pass on the second, on a
+// thread of its own, while the forward pass runs on the first; the
+// backward layer then copied to the first (peer to peer where the devices
+// have access, else through the host), where the split is found. The
+// layers are the same numbers as one device's, so the point is the same.
+SplitPoint run_split_on_two(Buffers& first, Buffers& second, Residues top, Residues bottom, Residues b, Residues c,
+                            const ScoringScheme& scheme, int gap) {
+  const std::vector<std::uint8_t> ra = reversed(bottom), rb = reversed(b), rc = reversed(c);
+  auto backward_pass = std::async(std::launch::async, [&] {
+    GDP_CUDA_CHECK(cudaSetDevice(second.device));
+    const int* layer = launch_pass(second, second.back, 1, ra, rb, rc, scheme, gap);
+    GDP_CUDA_CHECK(cudaDeviceSynchronize());
+    return layer;
+  });
+  GDP_CUDA_CHECK(cudaSetDevice(first.device));
+  const long long n = static_cast<long long>(b.size()), p = static_cast<long long>(c.size());
+  const int* forward = nullptr;
+  try {
+    forward = launch_pass(first, first.last, 2, top, b, c, scheme, gap);
+  } catch (...) {
+    backward_pass.wait();  // the other thread's pass ends before its buffers may go
+    throw;
+  }
+  const int* there = backward_pass.get();
+  int* here = first.back.reserve(static_cast<std::size_t>((n + 1) * (p + 1)));
+  GDP_CUDA_CHECK(cudaMemcpyPeer(here, first.device, there, second.device,
+                                static_cast<std::size_t>((n + 1) * (p + 1)) * sizeof(int)));
+  return find_split(first, forward, here, n, p);
 }
 
 // Phase 2 on one thread: the walk back along the kept faces.
@@ -238,6 +275,7 @@ std::shared_ptr<Buffers> start(const ScoringScheme& scheme, int device) {
                    std::to_string(scheme.dim));
   GDP_CUDA_CHECK(cudaSetDevice(device));
   auto d = std::make_shared<Buffers>();
+  d->device = device;
   int* sub = d->sub.reserve(scheme.scores.size());
   GDP_CUDA_CHECK(cudaMemcpy(sub, scheme.scores.data(), scheme.scores.size() * sizeof(int), cudaMemcpyHostToDevice));
   int untraced = 0, traced = 0, sms = 0;
@@ -261,6 +299,15 @@ SplitPass gpu_split_pass_cuda(const ScoringScheme& scheme, int gap, int device) 
   return [buffers = start(scheme, device), scheme, gap](Residues top, Residues bottom, Residues b,
                                                                   Residues c) {
     return run_split(*buffers, top, bottom, b, c, scheme, gap);
+  };
+}
+
+SplitPass gpu_split_pass_on_two_cuda(const ScoringScheme& scheme, int gap, int first, int second) {
+  enable_peer_access(first, second);  // the backward layer's copy
+  auto second_buffers = start(scheme, second);
+  return [buffers = start(scheme, first), second_buffers, scheme, gap](Residues top, Residues bottom, Residues b,
+                                                                         Residues c) {
+    return run_split_on_two(*buffers, *second_buffers, top, bottom, b, c, scheme, gap);
   };
 }
 
