@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# gpu-sw on several GPUs against one (issue 22), on the same machine, the
-# two settings alternated in each round:
+# gpu-sw, gpu-mm, gpu-syntenic and gpu-align3 on several GPUs against one
+# (issue 22), on the same machine, the two settings alternated in each
+# round:
 #   pair     one 1e5 x 1e8 local score-only pair of random DNA (--strand
 #            plus), its target cut into a range a GPU; then the same target
 #            with an exact copy of the query laid across the first cut (found
@@ -11,12 +12,23 @@
 #            --score-only; and aligned (--format sam)
 #   protein  search.sh's: four proteins against 400,000, --top 10
 #            --score-only; and aligned (--format tsv)
+#   mm       gpu-mm, one f32 product of 16384 x 16384 by each of classic,
+#            cublas, strassen on cuBLAS (1 level) and winograd (2 levels,
+#            classic base), --repeat 3, its product written (--out); and a
+#            batch of 64 products of 4096, cublas, --repeat 3
+#   syntenic gpu-syntenic, three 1e5 regions against three mutated copies
+#            (nine pairs), score only and the listing
+#   align3   gpu-align3, three related sequences of 10,000 letters, score
+#            only (two half passes, a GPU each); and three of 4,000
+#            aligned (the three-phase traceback, on the first GPU)
 # Prints a Markdown table: the reports' compute seconds (search: the
-# database search's), one GPU against all, their ratio; then whether each
-# run's output is the same bytes on all GPUs as on one (SAM's @PG line, which
-# holds the command line, left out).
+# database search's; gpu-mm: the device time), one GPU against all, their
+# ratio; then whether each run's output (gpu-mm: the product's .npy) is
+# the same bytes on all GPUs as on one (SAM's @PG line and the listing's
+# "# Command:", which hold the command line, left out).
 # Usage: scripts/bench/devices.sh [build-dir] [devices] [rounds] [case...]
-#   (defaults: build, 0,1, 2, pair dna protein; READS=200 TARGETS=20000)
+#   (defaults: build, 0,1, 2, pair dna protein mm syntenic align3;
+#   READS=200 TARGETS=20000)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build}
@@ -24,8 +36,10 @@ devices=${2:-0,1}
 rounds=${3:-2}
 shift 3 || shift $#
 cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(pair dna protein)
-[ -x "$build/gpu-sw" ] || { echo "devices: $build/gpu-sw missing: build first" >&2; exit 1; }
+[ ${#cases[@]} -gt 0 ] || cases=(pair dna protein mm syntenic align3)
+for tool in gpu-sw gpu-mm gpu-syntenic gpu-align3; do
+  [ -x "$build/$tool" ] || { echo "devices: $build/$tool missing: build first" >&2; exit 1; }
+done
 work=${WORK:-$(mktemp -d)}
 mkdir -p "$work"
 reads=${READS:-200} targets=${TARGETS:-20000}
@@ -43,17 +57,25 @@ field() { { grep -o "\"$2\": [0-9.e+-]*" "$1" || true; } | awk '{print $2}' | he
 calc() { awk "BEGIN { printf \"%.3g\", $* }"; }
 
 one=${devices%%,*}
+tool=gpu-sw  # the case's tool
 declare -A seconds
-# run LABEL SETTING FIELD ARGS...: one gpu-sw run; its FIELD's seconds kept
-# under LABEL and SETTING (one or all), its output in WORK/LABEL.SETTING.
+# run LABEL SETTING FIELD ARGS...: one run of $tool; its FIELD's seconds kept
+# under LABEL and SETTING (one or all), its output in WORK/LABEL.SETTING
+# (gpu-mm: the product; its table beside it, in .table).
 run() {
-  local label=$1 setting=$2 key=$3 flag
+  local label=$1 setting=$2 key=$3 flag out
   shift 3
   [ "$setting" = one ] && flag="--device $one" || flag="--devices $devices"
-  "$build/gpu-sw" -v $flag --report "$work/r.json" "$@" -o "$work/$label.$setting" 2> "$work/$label.$setting.err"
+  out=(-o "$work/$label.$setting")
+  rm -f "$work/$label.$setting"
+  if [ "$tool" = gpu-mm ]; then
+    out=(-o "$work/$label.$setting.table")
+    [[ " $* " = *" --batch "* ]] || out+=(--out "$work/$label.$setting")
+  fi
+  "$build/$tool" -v $flag --report "$work/r.json" "$@" "${out[@]}" 2> "$work/$label.$setting.err"
   seconds[$label.$setting]+="$(field "$work/r.json" "$key") "
-  if [ "${label%_sam}" != "$label" ]; then
-    grep -v '^@PG' "$work/$label.$setting" > "$work/x" && mv "$work/x" "$work/$label.$setting"
+  if [ "${label%_sam}" != "$label" ] || [ "${label%_listing}" != "$label" ]; then
+    grep -v '^@PG\|^# Command:' "$work/$label.$setting" > "$work/x" && mv "$work/x" "$work/$label.$setting"
   fi
 }
 runs=()
@@ -99,6 +121,51 @@ sys.stdout.write(">t1e8_across\n" + target[:at] + query + target[at + len(query)
       done
       both protein_aligned compute --gap-open 10 --gap-extend 1 --top 10 --format tsv "$work/q4.fa" "$work/db400000.fa"
       ;;
+    mm)
+      tool=gpu-mm
+      for round in $(seq "$rounds"); do
+        both mm_classic compute --n 16384 --algo classic --repeat 3
+        both mm_cublas compute --n 16384 --algo cublas --repeat 3
+        both mm_strassen compute --n 16384 --algo strassen --base cublas --levels 1 --repeat 3
+        both mm_winograd compute --n 16384 --algo winograd --levels 2 --repeat 3
+        both mm_batch compute --n 4096 --batch 64 --algo cublas --repeat 3
+      done
+      tool=gpu-sw
+      ;;
+    syntenic)
+      tool=gpu-syntenic
+      gen=scripts/bench/make_fasta.py
+      if [ ! -s "$work/syn_q.fa" ]; then
+        for k in 1 2 3; do
+          "$gen" random --alphabet dna --length 100000 --seed $((60 + k)) --name "region_$k" > "$work/syn_q$k.fa"
+          "$gen" mutate --input "$work/syn_q$k.fa" --rate 0.05 --blocks 10 --block-length 2000 --seed $((70 + k)) \
+            --name "copy_$k" > "$work/syn_t$k.fa"
+        done
+        cat "$work"/syn_t[123].fa > "$work/syn_t.fa"
+        cat "$work"/syn_q[123].fa > "$work/syn_q.fa"
+      fi
+      for round in $(seq "$rounds"); do
+        both syntenic_scores compute --score-only --format tsv "$work/syn_q.fa" "$work/syn_t.fa"
+      done
+      both syntenic_listing compute "$work/syn_q.fa" "$work/syn_t.fa"
+      tool=gpu-sw
+      ;;
+    align3)
+      tool=gpu-align3
+      gen=scripts/bench/make_fasta.py
+      for len in 10000 4000; do
+        [ -s "$work/trio$len.fa" ] && continue
+        "$gen" random --alphabet dna --length $len --seed 81 --name a > "$work/a$len.fa"
+        "$gen" mutate --input "$work/a$len.fa" --rate 0.1 --indel-rate 0.02 --seed 82 --name b > "$work/b$len.fa"
+        "$gen" mutate --input "$work/a$len.fa" --rate 0.1 --indel-rate 0.02 --seed 83 --name c > "$work/c$len.fa"
+        cat "$work/a$len.fa" "$work/b$len.fa" "$work/c$len.fa" > "$work/trio$len.fa"
+      done
+      for round in $(seq "$rounds"); do
+        both align3_score compute --score-only --format tsv "$work/trio10000.fa"
+      done
+      both align3_aligned compute --format tsv "$work/trio4000.fa"
+      tool=gpu-sw
+      ;;
     *) echo "devices: unknown case $c" >&2; exit 2 ;;
   esac
 done
@@ -114,5 +181,6 @@ for label in "${runs[@]}"; do
   mean_b=$(printf '%s\n' "${b[@]}" | awk '{ s += $1 } END { print s / NR }')
   same=no
   cmp -s "$work/$label.one" "$work/$label.all" && same=yes
+  [ -e "$work/$label.one" ] || same="n/a (no --out with --batch)"
   echo "| $label | ${a[*]} | ${b[*]} | $(calc "$mean_a / $mean_b") | $same |"
 done
