@@ -3,7 +3,8 @@
 # format, its merged output must equal one run of the tool over the whole
 # query, byte for byte (the command line in the header included), and its
 # combined report must count every query. Usage: test-workflow.sh BIN_DIR
-# (where gpu-sw and gpu-fold are). Needs snakemake (scripts/setup.sh).
+# (where gpu-sw, gpu-syntenic and gpu-fold are). Needs snakemake
+# (scripts/setup.sh).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=$(cd "${1:?usage: test-workflow.sh BIN_DIR}" && pwd)
@@ -89,6 +90,11 @@ case_run sw_json gpu-sw 5 reads.fa.gz "$root/data/dna_target.fa" --cpu --format 
 case_run sw_paf gpu-sw 3 reads.fa "$root/data/dna_target.fa" --cpu --format paf --mode semiglobal --top 1
 case_run sw_blast6 gpu-sw 4 reads.fa "$root/data/dna_target.fa" --cpu --format=blast6 --evalue 1
 case_run sw_more_shards_than_queries gpu-sw 20 reads.fa "$root/data/dna_target.fa" --cpu --format tsv --score-only
+case_run syntenic_listing gpu-syntenic 3 reads.fa "$root/data/dna_target.fa" --cpu
+case_run syntenic_paf gpu-syntenic 4 reads.fq "$root/data/dna_target.fa" --cpu --format paf --block-penalty 20
+case_run syntenic_tsv gpu-syntenic 2 reads.fa.gz "$root/data/dna_target.fa" --cpu --format tsv --ends plain
+case_run syntenic_json gpu-syntenic 5 reads.fa "$root/data/dna_target.fa" --cpu --format json
+case_run syntenic_scores gpu-syntenic 9 reads.fa "$root/data/dna_target.fa" --cpu --score-only
 case_run fold_dotbracket gpu-fold 3 rna.fa "" --cpu
 case_run fold_tsv gpu-fold 4 rna.fa "" --cpu --format tsv
 case_run fold_ct gpu-fold 2 rna.fa "" --cpu --format ct --min-loop 1
@@ -102,4 +108,4 @@ else
   passed=$((passed + 1))
 fi
 echo "test-workflow: $passed passed, $failures failed"
-[ "$failures" = 0 ] && [ "$passed" = 11 ]
+[ "$failures" = 0 ] && [ "$passed" = 16 ]

@@ -7,7 +7,8 @@ would write them.
 Outputs: the shards' in order (each holds a contiguous range of the
 queries, and every tool writes a query's results together, in query
 order), with one file header, whose command line is the single run's
-(CL): gpu-sw's pair header and SAM header (@PG CL), a TSV's column line.
+(CL): gpu-sw's pair header and SAM header (@PG CL), gpu-syntenic's
+listing header, a TSV's column line.
 Reports (--report JSON): counts, cells and seconds summed, peaks the
 largest, what every shard shares kept, GCUPS over the summed compute
 time, and the number of shards.
@@ -31,6 +32,16 @@ def split_pair(data):
     return b"".join(lines[:end]), b"".join(lines[end:])
 
 
+def split_listing(data):
+    """gpu-syntenic's listing: (the header up to its closing rule, body);
+    each pair's block in the body begins with a blank line."""
+    lines = data.splitlines(keepends=True)
+    rules = [k for k, line in enumerate(lines) if line == PAIR_RULE]
+    if len(rules) < 2:
+        return b"", data
+    return b"".join(lines[: rules[1] + 1]), b"".join(lines[rules[1] + 1 :])
+
+
 def split_sam(data):
     lines = data.splitlines(keepends=True)
     k = 0
@@ -49,7 +60,7 @@ def split_tsv(data):
 def with_command(header, fmt, command):
     out = []
     for line in header.splitlines(keepends=True):
-        if fmt == "pair" and line.startswith(b"# Command:  "):
+        if fmt in ("pair", "listing") and line.startswith(b"# Command:  "):
             line = b"# Command:  " + command + b"\n"
         elif fmt == "sam" and line.startswith(b"@PG\t"):
             fields = line.rstrip(b"\n").split(b"\t")
@@ -59,7 +70,7 @@ def with_command(header, fmt, command):
 
 
 def merge_outputs(tool, fmt, command, parts):
-    splitter = {"pair": split_pair, "sam": split_sam, "tsv": split_tsv}.get(fmt)
+    splitter = {"pair": split_pair, "listing": split_listing, "sam": split_sam, "tsv": split_tsv}.get(fmt)
     if splitter is None:  # no file header: json lines, paf, blast6, dotbracket, bpseq, ct, pairs
         return b"".join(parts)
     header, bodies = b"", []
