@@ -118,8 +118,7 @@ void run(const Align3Options& o, const gdp::app::CommonOptions& common) {
     spdlog::info("--devices: gpu-align3 runs on two GPUs, the first two listed");
     devices.resize(2);
   }
-  const auto choice = devices.empty() ? gdp::choose_device(common.cpu, common.device)
-                                      : gdp::choose_device(false, devices.front());
+  const auto choice = gdp::app::choose_run_device(common, devices);
   if (choice.use_gpu) {
     spdlog::debug("GPU {}: {}", choice.gpu.id, choice.gpu.name);
     gdp::app::start_devices(devices.empty() ? std::vector<int>{choice.gpu.id} : devices);
@@ -165,10 +164,9 @@ void run(const Align3Options& o, const gdp::app::CommonOptions& common) {
                                 ? options.backend
                                 : threads > 1 ? a3::Backend::cpu_openmp : a3::Backend::cpu_scalar;
     report.backend = std::string(a3::to_string(ran));
-    report.device = !ran_on_gpu ? gdp::cpu_name() : !devices.empty() ? gdp::app::devices_name(devices) : choice.gpu.name;
     report.threads = ran == a3::Backend::cpu_scalar ? 1 : threads;
     if (ran_on_gpu) report.gpu = {{"passes", g.passes}, {"kernel_seconds", g.kernel_seconds}};
-    if (ran_on_gpu && devices.size() > 1) report.gpu.push_back({"devices", static_cast<double>(devices.size())});
+    gdp::app::report_devices(report, ran_on_gpu, devices, choice.gpu.name);
     report.inputs = {{"a_residues", static_cast<double>(m)},
                      {"b_residues", static_cast<double>(n)},
                      {"c_residues", static_cast<double>(p)}};

@@ -365,8 +365,7 @@ void run(const FoldOptions& o, const gdp::app::CommonOptions& common) {
 
   if (!common.report.empty()) {
     report.backend = folded.backend;
-    report.device = !all.use_gpu ? gdp::cpu_name() : !all.devices.empty() ? gdp::app::devices_name(all.devices) : choice.gpu.name;
-    if (all.devices.size() > 1) report.gpu.push_back({"devices", static_cast<double>(all.devices.size())});
+    gdp::app::report_devices(report, all.use_gpu, all.devices, choice.gpu.name);
     report.threads = all.options.threads;
     report.inputs = {{"records", static_cast<double>(rnas.size())},
                      {"bases", static_cast<double>(file.total_residues())}};

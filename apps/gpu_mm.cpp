@@ -173,8 +173,7 @@ void run(MmOptions o, const gdp::app::CommonOptions& common) {
   if (o.repeat < 1) throw gdp::InputError("--repeat takes 1 or more");
 
   const std::vector<int> devices = gdp::app::chosen_devices(common);
-  const auto choice = devices.empty() ? gdp::choose_device(common.cpu, common.device)
-                                      : gdp::choose_device(false, devices.front());
+  const auto choice = gdp::app::choose_run_device(common, devices);
   if (!choice.use_gpu && !choice.reason.empty()) spdlog::info("{}", choice.reason);
   if (!choice.use_gpu) {  // the GPU's runs check the device's memory (semiring/benchmark.cpp)
     const std::int64_t m = files.a ? files.a->rows : o.m, k = files.a ? files.a->cols : o.k,
@@ -203,8 +202,7 @@ void run(MmOptions o, const gdp::app::CommonOptions& common) {
   }
   if (!common.report.empty()) {
     report.backend = (choice.use_gpu ? "gpu-" : "cpu-") + (o.algo.empty() ? std::string("default") : o.algo);
-    report.device = !devices.empty() ? gdp::app::devices_name(devices) : choice.use_gpu ? choice.gpu.name : gdp::cpu_name();
-    if (devices.size() > 1) report.gpu.push_back({"devices", static_cast<double>(devices.size())});
+    gdp::app::report_devices(report, choice.use_gpu, devices, choice.gpu.name);
     report.threads = options.threads;
     gdp::write_report(report, common.report);
   }

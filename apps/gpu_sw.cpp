@@ -168,8 +168,7 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   // Chosen once the inputs are known to be good, so that a bad input gets
   // its one line on stderr and nothing else.
   const std::vector<int> devices = gdp::app::chosen_devices(common);
-  const auto choice = devices.empty() ? gdp::choose_device(common.cpu, common.device)
-                                      : gdp::choose_device(false, devices.front());
+  const auto choice = gdp::app::choose_run_device(common, devices);
   if (devices.size() > 1 && !(o.score_only && mode == pw::Mode::local) &&
       queries.records.size() * targets.records.size() * (strand == pw::Strand::both ? 2 : 1) == 1)
     spdlog::info("--devices: one pair's alignment runs on one GPU, the first listed");
@@ -247,7 +246,6 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   const auto write_report_file = [&] {
     if (common.report.empty()) return;
     report.backend = std::string(pw::to_string(options.backend));
-    report.device = !devices.empty() ? gdp::app::devices_name(devices) : choice.use_gpu ? choice.gpu.name : gdp::cpu_name();
     if (choice.use_gpu) {
       const pw::GpuStats g = pw::gpu_stats();
       report.gpu = {{"passes", g.passes}, {"kernel_seconds", g.kernel_seconds},
@@ -256,8 +254,8 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
                     {"database_chunks", g.database_chunks},
                     {"database_search_seconds", g.database_search_seconds},
                     {"peak_memory_bytes", static_cast<double>(g.peak_memory_bytes)}};
-      if (devices.size() > 1) report.gpu.push_back({"devices", static_cast<double>(devices.size())});
     }
+    gdp::app::report_devices(report, choice.use_gpu, devices, choice.gpu.name);
     report.threads = threads;
     report.inputs = {{"queries", static_cast<double>(queries.records.size())},
                      {"query_strands", strands},

@@ -118,8 +118,7 @@ void run(const SyntenicOptions& o, const gdp::app::CommonOptions& common, const 
   // Chosen once the inputs are known to be good, so that a bad input gets
   // its one line on stderr and nothing else.
   const std::vector<int> devices = gdp::app::chosen_devices(common);
-  const auto choice = devices.empty() ? gdp::choose_device(common.cpu, common.device)
-                                      : gdp::choose_device(false, devices.front());
+  const auto choice = gdp::app::choose_run_device(common, devices);
   if (choice.use_gpu) {
     spdlog::debug("GPU {}: {}", choice.gpu.id, choice.gpu.name);
     report.add_phase("gpu-init", gdp::app::start_devices(devices.empty() ? std::vector<int>{choice.gpu.id} : devices));
@@ -164,13 +163,12 @@ void run(const SyntenicOptions& o, const gdp::app::CommonOptions& common, const 
                              : threads > 1                 ? syn::Backend::cpu_openmp
                                                            : syn::Backend::cpu_scalar;
     report.backend = std::string(syn::to_string(ran));
-    report.device = !ran_on_gpu ? gdp::cpu_name() : !devices.empty() ? gdp::app::devices_name(devices) : choice.gpu.name;
     if (ran_on_gpu) {
       report.gpu = {{"passes", g.passes},
                     {"kernel_seconds", g.kernel_seconds},
                     {"peak_memory_bytes", static_cast<double>(g.peak_memory_bytes)}};
-      if (devices.size() > 1) report.gpu.push_back({"devices", static_cast<double>(devices.size())});
     }
+    gdp::app::report_devices(report, ran_on_gpu, devices, choice.gpu.name);
     report.threads = threads;
     report.inputs = {{"queries", static_cast<double>(queries.records.size())},
                      {"targets", static_cast<double>(targets.records.size())},

@@ -56,6 +56,15 @@ std::string devices_name(const std::vector<int>& devices) {
   return devices.size() > 1 ? std::to_string(devices.size()) + " x " + name : name;
 }
 
+DeviceChoice choose_run_device(const CommonOptions& o, const std::vector<int>& devices) {
+  return devices.empty() ? choose_device(o.cpu, o.device) : choose_device(false, devices.front());
+}
+
+void report_devices(TimingReport& report, bool on_gpu, const std::vector<int>& devices, const std::string& gpu_name) {
+  report.device = !on_gpu ? cpu_name() : !devices.empty() ? devices_name(devices) : gpu_name;
+  if (on_gpu && devices.size() > 1) report.gpu.push_back({"devices", static_cast<double>(devices.size())});
+}
+
 CLI::Validator at_least(long long least) {
   return CLI::Validator(
       [least](std::string& value) -> std::string {

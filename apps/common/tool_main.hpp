@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "core/device.hpp"
+#include "core/report.hpp"
+
 namespace gdp::app {
 
 struct CommonOptions {
@@ -38,6 +41,13 @@ std::vector<int> chosen_devices(const CommonOptions& options);
 double start_devices(const std::vector<int>& devices);
 // A report's device: the GPU's name, or "N x NAME" for several.
 std::string devices_name(const std::vector<int>& devices);
+// The run's device: the first GPU of `devices` (chosen_devices) where
+// there are any, else as --cpu and --device say (choose_device).
+DeviceChoice choose_run_device(const CommonOptions& options, const std::vector<int>& devices);
+// Names in the report what the run ran on: where `on_gpu`, the GPUs
+// (devices_name) or the one GPU, `gpu_name`, and for several
+// `gpu.devices`; else the CPU. After the tool has set report.gpu.
+void report_devices(TimingReport& report, bool on_gpu, const std::vector<int>& devices, const std::string& gpu_name);
 
 // A whole number of at least `least`, said so ("--top: must be at least 1,
 // not 0") where CLI11's own checks print a range up to 1.8e308.
