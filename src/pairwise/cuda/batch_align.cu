@@ -150,11 +150,12 @@ AlignParams launch(const HostBatch& b, const AlignLaunch& l, AlignWorkspace& w, 
   l.kernel<<<blocks, inter::kAlignBlockThreads, l.shared>>>(a);
   GDP_CUDA_CHECK(cudaGetLastError());
   timer.stop();
-  ++gpu_stats_counters().passes;
-  GpuStats& stats = gpu_stats_counters();
-  stats.peak_memory_bytes =
-      std::max(stats.peak_memory_bytes, w.dirs.bytes() + w.edges.bytes() + w.walk.bytes() + w.moves.bytes() +
-                                            w.letters.bytes() + w.offsets.bytes() + w.result.bytes());
+  const std::size_t bytes = w.dirs.bytes() + w.edges.bytes() + w.walk.bytes() + w.moves.bytes() + w.letters.bytes() +
+                            w.offsets.bytes() + w.result.bytes();
+  count_gpu_stats([&](GpuStats& stats) {  // batches run on several devices at once (--devices)
+    ++stats.passes;
+    stats.peak_memory_bytes = std::max(stats.peak_memory_bytes, bytes);
+  });
   return a;
 }
 
