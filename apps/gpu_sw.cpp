@@ -169,9 +169,9 @@ void run(const SwOptions& o, const gdp::app::CommonOptions& common, const std::s
   // its one line on stderr and nothing else.
   const std::vector<int> devices = gdp::app::chosen_devices(common);
   const auto choice = gdp::app::choose_run_device(common, devices);
-  if (devices.size() > 1 && !(o.score_only && mode == pw::Mode::local) &&
+  if (devices.size() > 1 && mode == pw::Mode::semiglobal &&
       queries.records.size() * targets.records.size() * (strand == pw::Strand::both ? 2 : 1) == 1)
-    spdlog::info("--devices: one pair's alignment runs on one GPU, the first listed");
+    spdlog::info("--devices: one pair's semi-global alignment runs on one GPU, the first listed");
   if (choice.use_gpu) {
     spdlog::debug("GPU {}: {}", choice.gpu.id, choice.gpu.name);
     report.add_phase("gpu-init", gdp::app::start_devices(devices.empty() ? std::vector<int>{choice.gpu.id} : devices));

@@ -7,7 +7,8 @@
 # shared memory and through a ring of two slots, and its chunked traceback
 # (its kept pass in the rebased kernel, local and global, far past 32,767,
 # and in 32 bits), and the splits of pairs too large for it (at saved rows,
-# and by Myers-Miller); its database
+# and by Myers-Miller; and, with --devices all on a machine of two GPUs or
+# more, the score pass chained over them); its database
 # search (the 16-bit kernel at 12 and 16 rows a lane, streamed, the 32-bit
 # one) and batch alignment;
 # gpu-syntenic's score kernel at both widths, through a ring of
@@ -55,6 +56,9 @@ gen=scripts/bench/make_fasta.py
 "$gen" mutate --input "$work/h6k.fa" --rate 0.01 --seed 14 --name h2 > "$work/h6k2.fa"
 "$gen" random --alphabet dna --length 10000 --seed 15 --name h > "$work/h10k.fa"
 "$gen" mutate --input "$work/h10k.fa" --rate 0.01 --seed 16 --name h2 > "$work/h10k2.fa"
+# 1,500 x 140,000: one long pair's score pass chained over the GPUs.
+"$gen" random --alphabet dna --length 1500 --seed 31 --name c > "$work/c1500.fa"
+"$gen" random --alphabet dna --length 140000 --seed 32 --name t > "$work/t140k.fa"
 # Three of about 260, 260 and 300 letters: just over 2^24 cells, gpu-align3's GPU passes.
 "$gen" random --alphabet dna --length 260 --seed 5 --name x > "$work/trio.fa"
 "$gen" mutate --input "$work/trio.fa" --rate 0.1 --seed 6 --name y >> "$work/trio.fa"
@@ -134,6 +138,13 @@ for tool in memcheck racecheck synccheck initcheck; do
   san "$tool" $sw --mode global --tune traceback_bytes=200000 --match 5 --mismatch -5 --gap-open 5 --gap-extend 2 \
     "$work/h10k.fa" "$work/h10k2.fa"
   san "$tool" $sw --tune traceback_bytes=200000 --tune split=mm "$work/a.fa" "$work/b.fa"
+  # Over every GPU (where there are two or more): the score pass that saves
+  # rows chained over them in pieces of 6,144 columns, the split's parts
+  # spread over them; local and global.
+  for mode in local global; do
+    san "$tool" $sw --devices all --mode $mode --tune traceback_bytes=200000 --tune piece_columns=6144 \
+      "$work/c1500.fa" "$work/t140k.fa"
+  done
   san "$tool" $sw --score-only --top 5 "$work/q1100.fa" "$work/db.fa"
   san "$tool" $sw --score-only --top 5 --tune db_chunk=20000 "$work/q1100.fa" "$work/db.fa"
   for rows in 12 16; do  # the 16-bit database-search kernel at each of its rows a lane

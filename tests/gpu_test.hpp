@@ -4,6 +4,7 @@
 // GPUDP_REQUIRE_GPU is set (scripts/gpu-test.sh), where it fails.
 #include <catch2/catch.hpp>
 #include <cstdlib>
+#include <vector>
 
 #include "core/device.hpp"
 
@@ -15,6 +16,15 @@ inline bool skip_without_gpu() {
   WARN("SKIPPED: no GPU on this machine (scripts/gpu-test.sh runs this on the GPU machine)");
   if (std::getenv("GPUDP_CTEST")) std::exit(77);
   return true;
+}
+
+// The device lists a [gpu] test of several devices runs over: GPU 0 listed
+// two and three times stands for several GPUs where the machine has one;
+// with two or more, 0,1 too.
+inline std::vector<std::vector<int>> device_lists() {
+  std::vector<std::vector<int>> lists{{0, 0}, {0, 0, 0}};
+  if (list_gpus().size() >= 2) lists.push_back({0, 1});
+  return lists;
 }
 
 }  // namespace gdp::test

@@ -148,7 +148,7 @@ TEST_CASE("Myers-Miller hands sub-problems to a whole aligner and splits the res
       q.insert(q.begin() + static_cast<std::ptrdiff_t>(q.size() / 2), block.begin(), block.end());
     }
     const std::size_t limit = q.size() * t.size() / (1 + round % 5);
-    const WholeAligner whole = [&](const Part& part, Cigar& cigar) -> std::optional<PartStart> {
+    const WholeAligner whole = [&](const Part& part, const Options&, Cigar& cigar) -> std::optional<PartStart> {
       if (part.local_start || part.ends.top_open != dna.gap_open || part.ends.bottom_open != dna.gap_open ||
           part.q.size() * part.t.size() > limit) {
         ++declined;
@@ -190,7 +190,7 @@ TEST_CASE("Myers-Miller from a local alignment's end cell finds an optimal start
     // Parts to the full matrix where global with the scheme's opens, as
     // the GPU's chunked traceback would take them; or none.
     const std::size_t limit = q.size() * t.size() / (2 + round % 3);
-    const WholeAligner full = [&](const Part& part, Cigar& cigar) -> std::optional<PartStart> {
+    const WholeAligner full = [&](const Part& part, const Options&, Cigar& cigar) -> std::optional<PartStart> {
       if (part.local_start || part.ends.top_open != s.gap_open || part.ends.bottom_open != s.gap_open ||
           part.q.size() * part.t.size() > limit)
         return std::nullopt;

@@ -12,6 +12,7 @@
 #include "pairwise/modes.hpp"
 #include "pairwise/strip_plan.hpp"
 #include "random_inputs.hpp"
+#include "same_rows.hpp"
 
 using namespace gdp;
 using namespace gdp::pairwise;
@@ -94,14 +95,6 @@ void require_split_aligns(Residues q, Residues t, const ScoringScheme& s, Mode m
   REQUIRE(a.query_end == cpu.end_i);
   REQUIRE(a.target_end == cpu.end_j);
   REQUIRE(rescore(a, q, t, s) == cpu.score);
-}
-
-// The same rows, H and F, cell for cell.
-bool same_rows(const SavedRows& a, const SavedRows& b) {
-  if (a.rows() != b.rows() || a.columns() != b.columns()) return false;
-  for (std::int64_t k = 1; k <= a.rows(); ++k)
-    if (!std::ranges::equal(a.h(k), b.h(k)) || !std::ranges::equal(a.f(k), b.f(k))) return false;
-  return true;
 }
 
 }  // namespace
@@ -375,7 +368,7 @@ TEST_CASE("GPU score pass that saves rows saves the oracle's rows, and the split
           REQUIRE(gpu->score == cpu.score);
           REQUIRE(gpu->end_i == cpu.end_i);
           REQUIRE(gpu->end_j == cpu.end_j);
-          REQUIRE(same_rows(gpu_rows, cpu_rows));
+          REQUIRE(test::same_rows(gpu_rows, cpu_rows));
           REQUIRE(gpu_rows.spilled() == (piece > 0));
         }
     for (Mode mode : {Mode::local, Mode::global}) {

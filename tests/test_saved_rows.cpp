@@ -133,7 +133,7 @@ TEST_CASE("a part that fails on one of the split's threads fails the split", "[p
   saved.every = 8;  // 75 rows, so many bands
   const PassResult pass = score_pass_scalar(q, t, s, shape_of(Mode::global, s), {}, nullptr, &saved);
   std::atomic<int> offered{0};
-  const WholeAligner failing = [&](const Part&, Cigar&) -> std::optional<PartStart> {
+  const WholeAligner failing = [&](const Part&, const Options&, Cigar&) -> std::optional<PartStart> {
     ++offered;
     throw std::runtime_error("a part failed");
   };

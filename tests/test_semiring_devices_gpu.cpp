@@ -34,12 +34,6 @@ Matrix<T> random_matrix(std::mt19937& rng, std::int64_t rows, std::int64_t cols)
   return m;
 }
 
-std::vector<std::vector<int>> device_lists() {
-  std::vector<std::vector<int>> lists{{0, 0}, {0, 0, 0}};
-  if (list_gpus().size() >= 2) lists.push_back({0, 1});
-  return lists;
-}
-
 template <class T>
 bool same_bits(const Matrix<T>& x, const Matrix<T>& y) {
   return x.rows == y.rows && x.cols == y.cols &&
@@ -57,7 +51,7 @@ void require_same_as_one(std::mt19937& rng, const GpuRequest& r, std::int64_t m,
   }
   double seconds = 0;
   const auto one = multiply_gpu(as, bs, r, seconds);
-  for (const auto& devices : device_lists()) {
+  for (const auto& devices : test::device_lists()) {
     INFO(to_string(r.algo) << " levels " << r.levels << (r.cublas_base ? " on cuBLAS" : "") << ", "
                            << to_string(r.semiring) << ", " << m << " x " << k << " x " << n << ", batch " << batch
                            << ", " << devices.size() << " devices (" << devices[1] << " second)");

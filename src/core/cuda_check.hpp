@@ -3,6 +3,7 @@
 // status 1) naming the call, never a wrong answer.
 #include <cuda_runtime_api.h>
 
+#include <map>
 #include <string>
 #include <utility>
 
@@ -66,6 +67,17 @@ template <class T>
 using DeviceArray = CudaArray<T, DeviceMemory>;
 template <class T>
 using PinnedArray = CudaArray<T, PinnedMemory>;
+
+// The calling thread's T for `device`, made on first use and kept until
+// the thread ends: device memory a thread keeps between kernels, one a
+// device, so that a thread that works on several GPUs neither frees it
+// when it moves nor hands a kernel another GPU's. `Tag` keeps apart the
+// callers that keep the same T.
+template <class Tag, class T>
+T& thread_device_local(int device) {
+  thread_local std::map<int, T> each;
+  return each[device];
+}
 
 // An event for ordering only (no timing); freed on the way out.
 class Event {

@@ -7,6 +7,9 @@
 #include <cstdint>
 #include <mutex>
 
+#include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
+
 #include "core/build.hpp"
 #include "core/error.hpp"
 #include "pairwise/modes.hpp"
@@ -54,11 +57,35 @@ PassResult score_pass_gpu_between(Residues q, Residues t, const ScoringScheme& s
   }
 }
 
+bool chained_pass_takes(const Shape& shape, LastRow last_row, std::int64_t n, std::size_t places) {
+  const bool end_known = (shape.local && shape.end == End::anywhere) || (!shape.local && shape.end == End::corner);
+  return places > 1 && end_known && !last_row.h && !last_row.f &&
+         n >= kChainColumns * static_cast<std::int64_t>(places);
+}
+
+std::optional<PassResult> chained_pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape,
+                                       const std::vector<int>& devices, GpuTuning tuning, Progress* progress,
+                                       SavedRows* saved) {
+  if constexpr (have_cuda) {
+    std::vector<long long> cuts;
+    auto r = chained_striped_pass(q, t, scheme, shape, devices, tuning, progress, saved, &cuts);
+    if (r)
+      spdlog::debug("score pass of {} x {} chained over GPUs {}: {} pieces, of {} columns first and {} last", q.size(),
+                    t.size(), fmt::join(devices, ","), cuts.size() - 1, cuts[1], cuts.back() - cuts[cuts.size() - 2]);
+    return r;
+  } else {
+    throw RunError(no_cuda_message);
+  }
+}
+
 std::optional<PassResult> score_pass_gpu_saving(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape,
-                                                int device, GpuTuning tuning, Progress* progress, SavedRows& saved) {
+                                                int device, GpuTuning tuning, Progress* progress, SavedRows& saved,
+                                                const std::vector<int>& devices) {
   if constexpr (have_cuda) {
     if (!std::has_single_bit(static_cast<std::uint64_t>(saved.every)) || saved.every > static_cast<std::int64_t>(q.size()))
       return std::nullopt;
+    if (chained_pass_takes(shape, {}, static_cast<std::int64_t>(t.size()), devices.size()))
+      return chained_pass(q, t, scheme, shape, devices, tuning, progress, &saved);
     const PassResult r = striped_pass(q, t, scheme, shape, device, {}, tuning, nullptr, progress, nullptr, &saved);
     if (saved.every == 0) return std::nullopt;  // declined
     return r;

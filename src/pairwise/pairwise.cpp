@@ -73,10 +73,10 @@ constexpr std::int64_t kSavedRowSpacing = 65536;
 WholeAligner chunked_parts(const ScoringScheme& scheme, const Options& o, Progress* traceback,
                            std::atomic<int>& parts) {
   if (o.backend != Backend::gpu) return {};
-  return [&scheme, &o, traceback, &parts](const Part& part, Cigar& cigar) -> std::optional<PartStart> {
-    if (static_cast<std::int64_t>(part.q.size()) * static_cast<std::int64_t>(part.t.size()) < o.min_gpu_cells)
+  return [&scheme, traceback, &parts](const Part& part, const Options& on, Cigar& cigar) -> std::optional<PartStart> {
+    if (static_cast<std::int64_t>(part.q.size()) * static_cast<std::int64_t>(part.t.size()) < on.min_gpu_cells)
       return std::nullopt;
-    auto start = align_gpu_chunked_part(part, scheme, o.device, o.tuning.traceback_bytes, traceback, cigar, o.tuning);
+    auto start = align_gpu_chunked_part(part, scheme, on.device, on.tuning.traceback_bytes, traceback, cigar, on.tuning);
     if (start) ++parts;
     return start;
   };
@@ -98,7 +98,8 @@ std::optional<Alignment> align_from_saved_rows(Residues q, Residues t, const Sco
   const std::uint64_t row_bytes = 2 * (t.size() + 1) * sizeof(int), free = available_memory_bytes();
   if (free > 0 && (q.size() / static_cast<std::uint64_t>(saved.every)) * row_bytes > free / 2)
     saved.spill_dir = o.tmpdir.empty() ? std::filesystem::temp_directory_path().string() : o.tmpdir;
-  const auto end = score_pass_gpu_saving(q, t, scheme, shape_of(o.mode, scheme), o.device, o.tuning, o.progress, saved);
+  const auto end =
+      score_pass_gpu_saving(q, t, scheme, shape_of(o.mode, scheme), o.device, o.tuning, o.progress, saved, o.devices);
   if (!end) return std::nullopt;
   const double score_seconds = stage.seconds(), score_kernel = gpu_stats().kernel_seconds - before.kernel_seconds;
   Alignment a = score_only_alignment(*end, o.mode);

@@ -1,7 +1,8 @@
 // One pass on the chosen backend. The GPU takes the large passes (a long
-// local one over several GPUs where Options::devices lists them); small ones
-// (the leaves of Myers-Miller, short pairs) are faster on the CPU than a
-// kernel launch and its transfers.
+// local one spread over several GPUs where Options::devices lists them, a
+// long global one chained over them); small ones (the leaves of
+// Myers-Miller, short pairs) are faster on the CPU than a kernel launch
+// and its transfers.
 #include "core/progress.hpp"
 #include "pairwise/cpu/passes.hpp"
 #include "pairwise/cuda/gpu_pass.hpp"
@@ -16,9 +17,11 @@ PassResult run_pass(Residues q, Residues t, const ScoringScheme& scheme, const S
     case Backend::gpu:
       if (cells >= o.min_gpu_cells) {
         // One long pair over several GPUs, where its pass is local and saves nothing.
-        if (spread_pass_takes(shape, last_row, static_cast<std::int64_t>(t.size()), o.devices.size()) &&
-            !o.checkpoint.wanted())
+        const auto n = static_cast<std::int64_t>(t.size());
+        if (spread_pass_takes(shape, last_row, n, o.devices.size()) && !o.checkpoint.wanted())
           return spread_pass(q, t, scheme, shape, o.devices, o.tuning, o.progress);
+        if (!shape.local && chained_pass_takes(shape, last_row, n, o.devices.size()) && !o.checkpoint.wanted())
+          if (auto r = chained_pass(q, t, scheme, shape, o.devices, o.tuning, o.progress)) return *r;
         return score_pass_gpu(q, t, scheme, shape, o.device, last_row, o.tuning, o.progress, &o.checkpoint);
       }
       [[fallthrough]];

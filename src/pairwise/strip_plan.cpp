@@ -179,7 +179,11 @@ GridPlan plan_grid(const PassRequest& r, const KernelPlan& k, const GpuTuning& t
   // does a pass saved to a checkpoint file after each piece.
   const long long w = k.strip_width;
   long long piece = r.kept ? r.n : ((1LL << 31) - 2 * kMaxStripWidth) / w * w;
-  if (!r.kept && tuning.piece_columns > 0) {
+  if (r.chained > 0) {
+    long long widest = static_cast<long long>(g.blocks_per_sm) * d.sms * kWarpsPerBlock * w / std::max(r.sharing, 1);
+    if (tuning.piece_columns > 0) widest = std::min(widest, tuning.piece_columns);
+    piece = chained_cuts(r.n, w, widest, r.chained)[1];  // the widest
+  } else if (!r.kept && tuning.piece_columns > 0) {
     piece = std::max(w, tuning.piece_columns / w * w);
   } else if (r.saved) {
     const long long wave = static_cast<long long>(g.blocks_per_sm) * d.sms * kWarpsPerBlock * w;
@@ -217,6 +221,19 @@ GridPlan plan_grid(const PassRequest& r, const KernelPlan& k, const GpuTuning& t
   if (tuning.max_slots > 0) g.slots = std::min(g.slots, std::max(tuning.max_slots, 2LL));
   g.fits = g.slots >= 1 && (groups == 1 || g.slots >= 2);
   return g;
+}
+
+std::vector<long long> chained_cuts(long long n, long long strip_width, long long widest, int places) {
+  const long long w = strip_width, strips = (n + w - 1) / w;
+  const long long most = std::max(1LL, widest / w), k = std::max(places, 1);
+  const long long full_rounds = (strips + k * most - 1) / (k * most) - 1;
+  std::vector<long long> cuts{0};
+  long long at = 0;  // strips cut so far
+  for (long long p = 0; p < full_rounds * k; ++p) cuts.push_back((at += most) * w);
+  const long long last = (strips - at + k - 1) / k;  // the last round's pieces
+  while (at < strips) cuts.push_back(std::min((at += last) * w, n));
+  cuts.back() = n;
+  return cuts;
 }
 
 long long piece_within(const PassRequest& r, const KernelPlan& k, long long piece, std::size_t free_bytes) {

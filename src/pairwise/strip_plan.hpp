@@ -4,6 +4,7 @@
 // slots and pieces of the target. The run step (cuda/striped_score.cu) only
 // queries the device, allocates, fills the parameters and launches.
 #include <cstddef>
+#include <vector>
 
 #include "pairwise/gpu_tuning.hpp"
 #include "pairwise/rebased16.hpp"
@@ -92,6 +93,11 @@ struct PassRequest {
   bool saved = false;      // saved to a checkpoint file after each piece (pass_checkpoint.hpp)
   bool save_rows = false;  // every few rows' H and F kept (shape.hpp: SavedRows): the rebased kernel
   int edge_bytes = 8;      // the cell's Edge: a ring slot holds ring_rows of them (GridPlan)
+  // A pass chained over several GPUs (chained_pass.cu) deals its pieces to
+  // `chained` places in turn; `sharing` of them are on this pass's device,
+  // whose pieces then run side by side.
+  int chained = 0;
+  int sharing = 1;
 };
 
 // What the planner needs to know of the device.
@@ -134,6 +140,18 @@ struct GridPlan {
   bool windowed = false;
   bool fits = true;        // false: too little memory for the ring
 };
+// A chained pass's pieces (PassRequest::chained), as their cuts: 0, each
+// piece's end, n last, in whole strips. Every round of a piece a place
+// but the last takes pieces of `widest` columns; the last round's strips
+// are divided among the places. plan_grid's widest is one wave of the
+// device's blocks over `sharing`: all of a piece's strips run at once (its
+// last strip, which feeds the next place, starts with its first), and the
+// pieces of one device's places fit on it together; less where
+// tuning.piece_columns asks (tests). A piece takes about as long as its
+// most loaded SM's warps: full waves keep every SM as busy as one GPU's
+// pass does, and the last round's narrower pieces end about together.
+std::vector<long long> chained_cuts(long long n, long long strip_width, long long widest, int places);
+
 GridPlan plan_grid(const PassRequest& r, const KernelPlan& k, const GpuTuning& tuning, const DeviceLimits& d, int fit,
                    std::size_t free_bytes);
 

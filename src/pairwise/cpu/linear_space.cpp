@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <deque>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <utility>
@@ -20,6 +21,43 @@
 
 namespace gdp::pairwise {
 namespace {
+
+// The GPUs that a split's parts run on (Options::devices, else
+// Options::device alone): each part on the one that runs the fewest parts
+// when it starts.
+class PartDevices {
+ public:
+  explicit PartDevices(const Options& o)
+      : options_(o), running_(std::max<std::size_t>(o.devices.size(), 1), 0) {}
+
+  // f(options), options.device the chosen GPU's.
+  template <class F>
+  void run(F&& f) {
+    if (options_.devices.size() < 2) return f(options_);
+    std::size_t k = 0;
+    {
+      const std::lock_guard lock(mutex_);
+      k = static_cast<std::size_t>(std::min_element(running_.begin(), running_.end()) - running_.begin());
+      ++running_[k];
+    }
+    struct Done {
+      PartDevices& d;
+      std::size_t k;
+      ~Done() {
+        const std::lock_guard lock(d.mutex_);
+        --d.running_[k];
+      }
+    } done{*this, k};
+    Options on = options_;
+    on.device = options_.devices[k];
+    f(on);
+  }
+
+ private:
+  const Options& options_;
+  std::mutex mutex_;
+  std::vector<int> running_;
+};
 
 class MyersMiller {
  public:
@@ -37,7 +75,7 @@ class MyersMiller {
     if (N == 0) return push_run(out_, Op::insertion, M);
     if (M == 0) return push_run(out_, Op::deletion, N);
     if (M == 1) return one_row(a[0], b, tb, te);
-    if (whole_ && whole_(Part{a, b, GapEnds{tb, te}, false}, out_)) return;
+    if (whole_ && whole_(Part{a, b, GapEnds{tb, te}, false}, options_, out_)) return;
 
     const std::int64_t mid = M / 2;
     Rows top(N), bottom(N);
@@ -65,7 +103,7 @@ class MyersMiller {
     const std::int64_t M = static_cast<std::int64_t>(a.size()), N = static_cast<std::int64_t>(b.size());
     if (M == 0 || N == 0) return {M, N};  // a local alignment ending on the border is empty
     if (whole_)
-      if (auto start = whole_(Part{a, b, GapEnds{0, te}, true}, out_)) return *start;
+      if (auto start = whole_(Part{a, b, GapEnds{0, te}, true}, options_, out_)) return *start;
 
     const std::int64_t mid = M == 1 ? 0 : M / 2;
     Rows top(N), bottom(N);
@@ -107,12 +145,15 @@ class MyersMiller {
     std::deque<Cigar> paths;    // theirs (a deque: the tasks hold references)
     Cigar top_path;             // the part above the highest crossing's
     PartStart top_start;
+    PartDevices devices(options_);
     TaskPool parts(part_threads);
     const auto align_piece = [&](const Piece& p) {
       pieces.push_back(p);
       Cigar& path = paths.emplace_back();
-      parts.push([this, p, a, b, &path] {
-        MyersMiller(s_, options_, whole_, path).run(span(a, p.i0, p.i1), span(b, p.j0, p.j1), p.tb, p.te);
+      parts.push([this, p, a, b, &path, &devices] {
+        devices.run([&](const Options& on) {
+          MyersMiller(s_, on, whole_, path).run(span(a, p.i0, p.i1), span(b, p.j0, p.j1), p.tb, p.te);
+        });
       });
     };
 
@@ -155,11 +196,13 @@ class MyersMiller {
     }
     if (!start && !parts.failed())
       parts.push([&, end_i, end_j, te] {
-        MyersMiller above(s_, options_, whole_, top_path);
-        if (local)
-          top_start = above.run_local(span(a, 0, end_i), span(b, 0, end_j), te);
-        else
-          above.run(span(a, 0, end_i), span(b, 0, end_j), open_, te);
+        devices.run([&](const Options& on) {
+          MyersMiller above(s_, on, whole_, top_path);
+          if (local)
+            top_start = above.run_local(span(a, 0, end_i), span(b, 0, end_j), te);
+          else
+            above.run(span(a, 0, end_i), span(b, 0, end_j), open_, te);
+        });
       });
     parts.finish();
 

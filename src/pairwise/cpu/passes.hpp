@@ -77,10 +77,10 @@ struct PartStart {
   std::int64_t i = 0, j = 0;
 };
 
-// Solves a part whole where it can: appends an optimal path's runs to
-// `cigar` and returns its start, or returns nullopt and leaves it to the
-// passes.
-using WholeAligner = std::function<std::optional<PartStart>(const Part& part, Cigar& cigar)>;
+// Solves a part whole where it can, under the options its passes run with
+// (their device): appends an optimal path's runs to `cigar` and returns
+// its start, or returns nullopt and leaves it to the passes.
+using WholeAligner = std::function<std::optional<PartStart>(const Part& part, const Options& options, Cigar& cigar)>;
 
 // Myers-Miller divide and conquer: an optimal global alignment of q and t
 // in linear memory (gaps at both ends cost the full open), its passes run
@@ -119,8 +119,10 @@ struct SavedRowsSplit {
 // on similar pairs), all of them where that window misses it. The parts
 // are independent: with part_threads > 1 they are aligned on that many
 // threads (`whole` too, then, must be safe to call from several), each as
-// soon as its crossing is known. Appends to cigar and returns the score,
-// and the start.
+// soon as its crossing is known, and where options.devices lists several
+// GPUs, each part's passes (and `whole`) run on the one that runs the
+// fewest parts then. Appends to cigar and returns the score, and the
+// start.
 int align_by_saved_rows(Residues q, Residues t, const ScoringScheme& scheme, bool local, const SavedRows& saved,
                         int score, const Options& options, Cigar& cigar, PartStart& start,
                         const WholeAligner& whole = {}, SavedRowsSplit* split = nullptr, int part_threads = 1);

@@ -48,8 +48,8 @@ struct Walked {
 };
 
 // Walks back from (end_i, end_j) in `state` through the chunks of the kept
-// pass just run (`kept`, with the pass's `shape`).
-Walked walk_back(const Kept<GotohTypes>& kept, const ScoringScheme& scheme, const Shape& shape, long long m,
+// pass just run on `device` (`kept`, with the pass's `shape`).
+Walked walk_back(const Kept<GotohTypes>& kept, const ScoringScheme& scheme, const Shape& shape, int device, long long m,
                  long long n, long long end_i, long long end_j, int state, Progress* traceback) {
   const GapCosts g = gap_costs(scheme);
   WalkParams<GotohTypes> tp{};
@@ -65,10 +65,14 @@ Walked walk_back(const Kept<GotohTypes>& kept, const ScoringScheme& scheme, cons
   tp.end_i = static_cast<int>(end_i);
   tp.end_j = static_cast<int>(end_j);
   tp.start_state = state;
-  // Kept by the thread, as a pass's workspace is: allocating and freeing
-  // device memory would hold up the kernels of the other threads' parts.
-  thread_local cuda::DeviceArray<char> ops;
-  thread_local cuda::DeviceArray<int> result;
+  // Kept by the thread for the device, as a pass's workspace is:
+  // allocating and freeing device memory would hold up the kernels of the
+  // other threads' parts.
+  struct WalkMemory {
+    cuda::DeviceArray<char> ops;
+    cuda::DeviceArray<int> result;
+  };
+  auto& [ops, result] = cuda::thread_device_local<WalkMemory, WalkMemory>(device);
   tp.ops = ops.reserve(static_cast<std::size_t>(end_i + end_j + 1));
   tp.result = result.reserve(5);
 
@@ -144,7 +148,7 @@ std::optional<Alignment> chunked_alignment(Residues q, Residues t, const Scoring
     return a;
   }
 
-  Walked w = walk_back(kept, scheme, shape, m, n, a.query_end, a.target_end, GotohCell<true>::in_h, traceback);
+  Walked w = walk_back(kept, scheme, shape, device, m, n, a.query_end, a.target_end, GotohCell<true>::in_h, traceback);
   const int best = a.score;
   a = path_of(w, a.query_end, a.target_end, !w.stopped && !shape.local && !(shape.free_top && w.i == 0));
   a.score = best;
@@ -173,7 +177,7 @@ std::optional<PartStart> chunked_part(const Part& part, const ScoringScheme& sch
   const bool gap_last = refund > 0 && into_f > into_h;
   const long long score = gap_last ? into_f : into_h;
 
-  Walked w = walk_back(kept, scheme, shape, m, n, m, n, gap_last ? GotohCell<true>::in_f : GotohCell<true>::in_h,
+  Walked w = walk_back(kept, scheme, shape, device, m, n, m, n, gap_last ? GotohCell<true>::in_f : GotohCell<true>::in_h,
                        nullptr);
   const Alignment a = path_of(w, m, n, !part.local_start);
   // Re-scored with every gap at its full open; the corners' gaps open at theirs.

@@ -50,9 +50,31 @@ PassResult score_pass_gpu_between(Residues q, Residues t, const ScoringScheme& s
 // does, for align_by_saved_rows. In the rebased 16-bit kernel; nullopt
 // where it cannot run the pass (the scoring leaves it too few rows a base,
 // or the rows would not fit in a quarter of the free memory), saves no
-// row, or every is no power of two.
+// row, or every is no power of two. Over `devices`, where they are
+// several and chained_pass takes the pass, else on `device`.
 std::optional<PassResult> score_pass_gpu_saving(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape,
-                                                int device, GpuTuning tuning, Progress* progress, SavedRows& saved);
+                                                int device, GpuTuning tuning, Progress* progress, SavedRows& saved,
+                                                const std::vector<int>& devices = {});
+
+// Whether chained_pass takes a pass of this shape and n columns over this
+// many places: a local pass ending anywhere or a global one ending at the
+// corner, no row handed back, at least kChainColumns a place.
+inline constexpr std::int64_t kChainColumns = std::int64_t{1} << 16;
+bool chained_pass_takes(const Shape& shape, LastRow last_row, std::int64_t n, std::size_t places);
+
+// One pair's score pass chained over `devices` (its places; a device may
+// be listed more than once), as CUDAlign 4.0 chains GPUs: the target in
+// pieces of one wave of strips each, dealt to the places in turn; each
+// piece's left edge arrives from the place before as that place's piece
+// computes it (written into this device's memory by the other, a flag
+// every 64 rows; through host memory where the GPUs cannot reach each
+// other). In the rebased 16-bit kernel (or 32 bits), which never stops
+// early. The same score and end cell as score_pass_gpu; with `saved`, its
+// rows too, as score_pass_gpu_saving saves them (nullopt where that
+// declines). Its cells are added to `progress` as the places go.
+std::optional<PassResult> chained_pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape,
+                                       const std::vector<int>& devices, GpuTuning tuning, Progress* progress,
+                                       SavedRows* saved = nullptr);
 
 // A full alignment by the chunked traceback (chunked_traceback.cu): the
 // score pass keeps its strip edges and checkpoint rows, then the chunks on
@@ -80,12 +102,22 @@ struct GotohTypes;
 namespace striped {
 template <class Types>
 struct Kept;
+struct ChainLink;
 }
 // score_pass_gpu, keeping what the traceback needs in `kept` when not null
 // (striped_score.cu).
 PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
                         LastRow last_row, GpuTuning tuning, striped::Kept<GotohTypes>* kept, Progress* progress,
                         const PassCheckpoint* checkpoint = nullptr, SavedRows* saved = nullptr);
+// chained_pass (chained_pass.cu); `cuts`: its pieces' (chained_cuts).
+std::optional<PassResult> chained_striped_pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape,
+                                               const std::vector<int>& devices, GpuTuning tuning, Progress* progress,
+                                               SavedRows* saved, std::vector<long long>* cuts);
+// One place of chained_pass (striped_score.cu): its pieces; nullopt where
+// it declined or the chain did.
+std::optional<PassResult> striped_pass_chained(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape,
+                                               int device, const GpuTuning& tuning, Progress* progress, SavedRows* saved,
+                                               const striped::ChainLink& chain);
 // score_pass_gpu_between's pass, in the kernels `tuning` allows.
 PassResult striped_pass_between(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
                                 const GpuTuning& tuning, Progress* progress, const PassEdges& edges);

@@ -26,7 +26,6 @@ std::size_t copy_threads(long long rows) {
 
 SavedRowsCopy::SavedRowsCopy(const int* h, const int* f, long long rows, long long n, int device, SavedRows& saved)
     : h_(h), f_(f), rows_(rows), n_(n), device_(device), saved_(saved), staging_(copy_threads(rows)) {
-  saved_.allocate(rows, n + 1);
   for (auto& s : staging_) s.reserve(static_cast<std::size_t>(std::min(kStagingCells, n)), "cudaMallocHost (saved rows)");
 }
 

@@ -14,7 +14,8 @@ namespace gdp::pairwise::striped {
 class SavedRowsCopy {
  public:
   // The device's rows: row k's columns 1..n at (k - 1) * (n + 1) + j of h
-  // and f (column 0 left out), for `rows` rows. Allocates `saved`.
+  // and f (column 0 left out), for `rows` rows, into `saved`, allocated
+  // for them (several copies may fill columns of one `saved`).
   SavedRowsCopy(const int* h, const int* f, long long rows, long long n, int device, SavedRows& saved);
   SavedRowsCopy(const SavedRowsCopy&) = delete;
   SavedRowsCopy& operator=(const SavedRowsCopy&) = delete;

@@ -111,6 +111,7 @@ struct Neighbours {
   Link<Edge>* in_link = nullptr;
   Link<Edge>* out_link = nullptr;
   long long in_slot = -1, out_slot = -1, in_group = 0, out_group = 0;
+  mutable int chain_seen = 0;  // a chained pass's first strip: rows of its left edge known to have arrived
   __device__ bool produces() const { return out_link || out_slot >= 0 || out_edge; }
 };
 
@@ -205,19 +206,53 @@ __device__ __forceinline__ bool wait_ring_room(const Params<Types>& p, const Nei
   return ok;
 }
 
+// A chained pass's rows between flags: the last strip fences its writes
+// to the next GPU and raises the flag every kChainRows rows (and at row m),
+// not every batch, as a system-wide fence takes a while.
+constexpr int kChainRows = 64;
+
+// A chained pass's first strip (Params::left_flag), before it reads rows up
+// to `upto` of its left edge: waits until the piece before, on another GPU,
+// has written them (nb.chain_seen keeps the rows seen so far, so that a
+// warp behind its producer reads the flag once for many batches). A flag
+// of a later piece says that the piece before is done (no later piece
+// writes rows this one has not read). Stops waiting once the host sets
+// p.chain_abort: the pass is then given up.
+template <class Types, class Edge>
+__device__ __forceinline__ void wait_chained_edge(const Params<Types>& p, const Neighbours<Edge>& nb, int lane, int upto) {
+  if (upto <= nb.chain_seen) return;
+  int seen = p.m;
+  if (lane == 0) {
+    ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_system> flag(*p.left_flag);
+    const unsigned long long want = flag_value(p.piece - 1, upto);
+    unsigned long long now = flag.load(::cuda::memory_order_acquire);
+    for (unsigned polls = 1; now < want; ++polls) {
+      __nanosleep(kPollPauseNs);
+      if (polls % 256 == 0 && *reinterpret_cast<const volatile int*>(p.chain_abort)) break;
+      now = flag.load(::cuda::memory_order_acquire);
+    }
+    if (now >> 32 == static_cast<unsigned long long>(p.piece - 1)) seen = static_cast<int>(now & 0xffffffffu);
+  }
+  nb.chain_seen = __shfl_sync(kFull, seen, 0);
+  __syncwarp();  // orders the other lanes' reads after lane 0's acquire
+}
+
 // Lane 0's left edge for rows step+1 .. step+kBatch, one row a lane: the
-// matrix's column 0 (the cell's boundary) for the first strip, else the
-// right edge of the strip on the left (waiting for it). False, for the
-// whole warp, if `abort` was set.
+// matrix's column 0 (the cell's boundary) for the first strip, or the
+// piece's left edge (a chained pass's waited for), else the right edge of
+// the strip on the left (waiting for it). False, for the whole warp, if
+// `abort` was set.
 template <class Cell, class Types = typename Cell::Types, class Edge = typename Cell::Edge>
 __device__ __forceinline__ bool load_left_batch(const Params<Types>& p, const Neighbours<Edge>& nb, int lane, int step,
                                                 Edge& in, const int* abort = nullptr) {
   const int row = step + 1 + lane;
   if (nb.first) {
-    if (!p.left_edge)
+    if (!p.left_edge) {
       in = Cell::left(p.costs, row);
-    else if (lane < kBatch && row <= p.m)
-      in = p.left_edge[row - 1];
+      return true;
+    }
+    if (p.left_flag) wait_chained_edge(p, nb, lane, min(step + kBatch, p.m));
+    if (lane < kBatch && row <= p.m) in = load_cg(&p.left_edge[row - 1]);
     return true;
   }
   const int upto = min(step + kBatch, p.m);
@@ -308,8 +343,16 @@ __device__ __forceinline__ bool publish_edge(const Params<Types>& p, const Neigh
   const int base = (r - 1) & ~(kBatch - 1);
   if constexpr (Keep)
     if (lane < kBatch && base + lane < r) p.kept_edges[nb.strip * p.m + base + lane] = out;
-  if (nb.out_edge) {  // read by the next launch: no flag
-    if (lane < kBatch && base + lane < r) p.right_edge[base + lane] = out;
+  if (nb.out_edge) {  // read by the next launch (no flag), or chained by the next GPU's piece as it goes
+    if (lane < kBatch && base + lane < r) store_cg(&p.right_edge[base + lane], out);
+    if (p.right_flag && ((r & (kChainRows - 1)) == 0 || r == p.m)) {
+      __threadfence_system();
+      __syncwarp();
+      if (lane == 0) {
+        ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_system> flag(*p.right_flag);
+        flag.store(flag_value(p.piece, r), ::cuda::memory_order_release);
+      }
+    }
     return true;
   }
   if (nb.out_link) {

@@ -56,6 +56,16 @@ struct Params {
   long long j_base;              // the target's columns before this piece
   const Edge* left_edge;         // not null: rows 1..m at [0..m-1] of the column left of the piece
   Edge* right_edge;              // not null: the piece's last strip writes its right edge here
+  // A pass chained over several GPUs (chained_pass.cu) deals its pieces to
+  // them in turn: a piece's left edge then arrives from the GPU before as
+  // that GPU's piece computes it. Not null: left_flag (this GPU's memory)
+  // says how far the edge has come, as (piece - 1) << 32 | rows; the last
+  // strip writes right_edge and right_flag (the next GPU's memory) so.
+  // Waits stop once the host sets *chain_abort (a place failed).
+  unsigned long long* left_flag;
+  unsigned long long* right_flag;
+  const int* chain_abort;
+  long long piece;               // this launch's piece of the target, counted from 0
   typename Types::LastRow last;  // row m's values (the cell's keep_last), columns 1..n at [1..n]
   int4* strip_best;              // End::anywhere: per strip {score, i, j}
   Down* checkpoints;             // kept passes: the Down of every column after rows R, 2R, ... (R = kKeptRowsOf<Cell>)

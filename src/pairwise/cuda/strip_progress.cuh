@@ -24,15 +24,16 @@ class PassProgress {
   }
 
   // While the result lives, where progress is shown: the cells of the
-  // strips the kernel of one piece of the target (columns from .. from +
-  // width of m rows, strips of strip_width, `group` strips a ticket) has
-  // taken. Call reach() for the whole piece when the kernel is done.
+  // strips the kernel of one piece of the target (width columns of m rows,
+  // strips of strip_width, `group` strips a ticket) has taken, after the
+  // `done` columns of the pieces before. Call reach() for the whole piece
+  // when the kernel is done.
   std::optional<DeviceCounterWatch> watch(const unsigned long long* ticket, long long group, long long strip_width,
-                                          long long m, long long from, long long width) {
+                                          long long m, long long done, long long width) {
     if (!progress_ || !progress_->shown()) return std::nullopt;
     return std::optional<DeviceCounterWatch>(std::in_place, ticket, [=, this](std::uint64_t taken) {
       const long long columns = std::min(static_cast<long long>(taken) * group * strip_width, width);
-      reach(static_cast<std::uint64_t>(m * (from + columns)));
+      reach(static_cast<std::uint64_t>(m * (done + columns)));
     });
   }
 

@@ -31,6 +31,7 @@
 #include "core/cuda_check.hpp"
 #include "core/cuda_shared_limit.hpp"
 #include "pairwise/cuda/gpu_pass.hpp"
+#include "pairwise/cuda/chain_link.hpp"
 #include "pairwise/cuda/chunk_recompute.cuh"
 #include "pairwise/cuda/gotoh_kernels.cuh"
 #include "pairwise/cuda/saved_rows_copy.hpp"
@@ -71,14 +72,14 @@ std::atomic<std::size_t>& workspaces_bytes() {
 }
 
 // Device memory kept between passes (Myers-Miller makes many): it only
-// grows. One a thread: a split's parts run passes on several.
+// grows. One a thread and device: a split's parts run passes on several
+// threads, and over several GPUs.
 struct Workspace {
   Workspace() = default;
   Workspace(const Workspace&) = delete;
   Workspace& operator=(const Workspace&) = delete;
   ~Workspace() { release(); }
 
-  int device = -1;
   cuda::DeviceArray<std::uint8_t> q, t, walk_q;  // the query's letters as the profile's rows; walk_q: as ranks
   cuda::DeviceArray<int> sub, last_h, last_f, walk_sub;  // sub: the profile's rows; walk_sub: the scheme's
   cuda::DeviceArray<GotohEdge> ring;
@@ -112,10 +113,7 @@ struct Workspace {
   std::size_t counted = 0;  // of bytes(), in workspaces_bytes()
 };
 
-Workspace& workspace() {
-  thread_local Workspace w;
-  return w;
-}
+Workspace& workspace(int device) { return cuda::thread_device_local<Workspace, Workspace>(device); }
 
 }  // namespace
 
@@ -133,6 +131,7 @@ namespace {
 struct RunResult {
   bool overflowed = false;
   PassResult pass;
+  bool declined = false;  // a pass that saves rows, or a chained place's
 };
 
 // The saving of a pass to its checkpoint file, where one is wanted.
@@ -142,12 +141,13 @@ struct Saving {
   int escalation = 0;  // CheckpointState's, of the kernel this run plans
 };
 
+// With `chain`, one place of a chained pass (chain_link.hpp): its pieces
+// only, their edges through the chain's buffers.
 RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
                       LastRow last_row, const GpuTuning& tuning, Kept<GotohTypes>* kept, PassProgress& progress,
-                      const Saving& saving, SavedRows* saved, const PassEdges& edges) {
+                      const Saving& saving, SavedRows* saved, const PassEdges& edges, const ChainLink* chain = nullptr) {
   const long long m = static_cast<long long>(q.size()), n = static_cast<long long>(t.size());
-  Workspace& w = workspace();
-  if (w.device != device) w.release(), w.device = device;
+  Workspace& w = workspace(device);
   cudaDeviceProp prop{};
   GDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   const DeviceLimits limits{prop.multiProcessorCount, prop.sharedMemPerBlockOptin};
@@ -165,6 +165,7 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   req.last_h = last_row.h != nullptr, req.last_f = last_row.f != nullptr, req.kept = kept != nullptr;
   req.saved = saving.checkpoint != nullptr;
   req.save_rows = saved != nullptr;
+  if (chain) req.chained = static_cast<int>(chain->places), req.sharing = chain->sharing;
   // Where the pass was saved before: its columns done, its best cell and
   // the edge of its next column.
   const std::optional<CheckpointState> resumed =
@@ -172,10 +173,20 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
 
   const KernelPlan kp = plan_kernel(req, tuning, limits);
   const Kernel kernel = kernel_of(kp, req);
-  // A pass that saves rows runs in the rebased kernel, or declines (every 0).
-  const auto decline = [&] { saved->every = 0; return RunResult{}; };
+  // A pass that saves rows runs in the rebased kernel, or declines (every
+  // 0; a chained place tells the chain, which declines for all).
+  const auto decline = [&] {
+    if (chain)
+      chain->ready({});
+    else
+      saved->every = 0;
+    return RunResult{.declined = true};
+  };
   if (saved && (!kernel || kp.kind != KernelKind::s16_rebased)) return decline();
   if (!kernel) throw std::logic_error("no GPU kernel for this plan");
+  // A chained place's kernel never stops early: its neighbours wait on it.
+  if (chain && kp.sixteen() && kp.kind != KernelKind::s16_rebased)
+    throw std::logic_error("a chained pass in a 16-bit kernel that can overflow");
   cuda::allow_dynamic_shared(kernel, static_cast<int>(kp.shared_bytes));
   int fit = 0;
   GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, kWarpsPerBlock * kLanes, kp.shared_bytes));
@@ -198,7 +209,7 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   w.ring.reserve(static_cast<std::size_t>(slots * gp.ring_rows), "cudaMalloc (boundary columns)");
   w.flags.reserve(static_cast<std::size_t>(2 * slots) + 2);  // set_ring's
   const bool edges_io = edges.left || edges.right;
-  if (gp.piece < n || resumed || edges_io)
+  if ((gp.piece < n || resumed || edges_io) && !chain)
     w.edges.reserve(static_cast<std::size_t>(2 * m), "cudaMalloc (edges between pieces)");
   GDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   // More pieces than planned where memory is short, each narrower than the
@@ -206,7 +217,7 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   const long long piece = piece_within(
       req, kp, gp.piece, free_bytes + w.t.bytes() + w.last_h.bytes() + w.last_f.bytes() + w.strip_best.bytes());
   if (piece == 0) throw RunError("too little GPU memory is free for a strip of the target");
-  if (piece < gp.piece)  // pieces where none were planned: their edges too
+  if (piece < gp.piece && !chain)  // pieces where none were planned: their edges too
     w.edges.reserve(static_cast<std::size_t>(2 * m), "cudaMalloc (edges between pieces)");
   const long long max_strips = (piece + strip_width - 1) / strip_width;
   w.t.reserve(static_cast<std::size_t>(piece));
@@ -307,8 +318,28 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   // The saved rows reach the host a piece at a time, each while the next
   // piece's kernel runs.
   std::optional<SavedRowsCopy> saved_copy;
-  if (saved_rows > 0) saved_copy.emplace(w.saved_h.get(), w.saved_f.get(), saved_rows, n, device, *saved);
-  for (long long from = start; from < n; from += piece) {
+  if (saved_rows > 0) {
+    if (!chain) saved->allocate(saved_rows, n + 1);  // a chain's, once for all its places
+    saved_copy.emplace(w.saved_h.get(), w.saved_f.get(), saved_rows, n, device, *saved);
+  }
+  // The pieces this run computes: every one from `start`, or a chained
+  // place's every places-th of the chain's cuts.
+  struct Piece {
+    long long from, width, index;
+  };
+  std::vector<Piece> pieces;
+  const long long place = chain ? static_cast<long long>(chain->place) : 0;
+  if (chain) {
+    const std::vector<long long> cuts = chained_cuts(n, strip_width, piece, static_cast<int>(chain->places));
+    if (!chain->ready(cuts)) return RunResult{.declined = true};
+    for (std::size_t k = chain->place; k + 1 < cuts.size(); k += chain->places)
+      pieces.push_back({cuts[k], cuts[k + 1] - cuts[k], static_cast<long long>(k)});
+  } else {
+    for (long long from = start; from < n; from += piece) pieces.push_back({from, std::min(piece, n - from), from / piece});
+  }
+  long long done = start;  // the columns this run has computed
+  for (const Piece& at : pieces) {
+    const long long from = at.from, width = at.width;
     if (from > start && saving.checkpoint && saving.checkpoint->stop_at &&
         std::chrono::steady_clock::now() + std::chrono::duration<double>(piece_seconds) > *saving.checkpoint->stop_at) {
       count_gpu_stats([&](GpuStats& s) { s.stopped_at_column = from; });
@@ -317,7 +348,7 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
                         ": run the same command again to go on");
     }
     piece_timer.restart();
-    const long long width = std::min(piece, n - from), piece_strips = (width + strip_width - 1) / strip_width;
+    const long long piece_strips = (width + strip_width - 1) / strip_width;
     GDP_CUDA_CHECK(cudaMemcpy(w.t.get(), t.data() + from, static_cast<std::size_t>(width), cudaMemcpyHostToDevice));
     GDP_CUDA_CHECK(cudaMemset(w.flags.get(), 0, static_cast<std::size_t>(2 * slots + 2) * sizeof(unsigned long long)));
     // The 16-bit kernels' ring rows are tagged with their group's number:
@@ -329,10 +360,18 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
     p.j_base = from;
     p.left_edge = from > 0 || edges.left ? edge_in : nullptr;
     p.right_edge = from + width < n || edges.right ? edge_out : nullptr;
+    p.piece = at.index;
+    if (chain) {
+      p.left_edge = from > 0 ? chain->left_edge : nullptr;
+      p.left_flag = from > 0 ? chain->left_flag : nullptr;
+      p.right_edge = from + width < n ? chain->right_edge : nullptr;
+      p.right_flag = from + width < n ? chain->right_flag : nullptr;
+      p.chain_abort = chain->abort;
+    }
     const long long piece_blocks = std::min(gp.blocks, (piece_strips + kWarpsPerBlock - 1) / kWarpsPerBlock);
 
     {
-      const auto watch = progress.watch(p.ticket, p.group, strip_width, m, from, width);
+      const auto watch = progress.watch(p.ticket, p.group, strip_width, m, done, width);
       cuda::KernelTimer timer;
       timer.start();
       kernel<<<static_cast<int>(piece_blocks), kWarpsPerBlock * kLanes, kp.shared_bytes>>>(p);
@@ -346,7 +385,8 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
       GDP_CUDA_CHECK(cudaMemcpy(&overflow, p.overflow, sizeof overflow, cudaMemcpyDeviceToHost));
       if (overflow) return {true, {}};
     }
-    progress.reach(static_cast<std::uint64_t>(m * (from + width)));
+    done += width;
+    progress.reach(static_cast<std::uint64_t>(m * done));
     if (anywhere) {  // strips left to right, pieces too: the earlier cell wins a tie
       per_strip.resize(static_cast<std::size_t>(piece_strips));
       GDP_CUDA_CHECK(cudaMemcpy(per_strip.data(), w.strip_best.get(), per_strip.size() * sizeof(int4),
@@ -384,7 +424,8 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   }
   if (saved_copy) {
     saved_copy->wait();
-    for (long long k = 1; k <= saved_rows; ++k) saved->h(k)[0] = saved->f(k)[0] = left_h_of(shape, g, k * saved->every);
+    if (place == 0)
+      for (long long k = 1; k <= saved_rows; ++k) saved->h(k)[0] = saved->f(k)[0] = left_h_of(shape, g, k * saved->every);
     saved_copy.reset();
     w.saved_h.release(), w.saved_f.release();  // the traceback's parts may need the room
     w.recount();
@@ -454,6 +495,17 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
                         LastRow last_row, GpuTuning tuning, Kept<GotohTypes>* kept, Progress* progress,
                         const PassCheckpoint* checkpoint, SavedRows* saved) {
   return striped_pass_with(q, t, scheme, shape, device, last_row, tuning, kept, progress, checkpoint, saved, {});
+}
+
+std::optional<PassResult> striped_pass_chained(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape,
+                                               int device, const GpuTuning& tuning, Progress* progress, SavedRows* saved,
+                                               const ChainLink& chain) {
+  GDP_CUDA_CHECK(cudaSetDevice(device));
+  PassProgress counted(progress);
+  const RunResult r = run_striped(q, t, scheme, shape, device, {}, tuning, nullptr, counted, {}, saved, {}, &chain);
+  if (r.overflowed) throw std::logic_error("a chained place's pass overflowed");
+  if (r.declined) return std::nullopt;
+  return r.pass;
 }
 
 PassResult striped_pass_between(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
