@@ -7,6 +7,9 @@
 #            with an exact copy of the query laid across the first cut (found
 #            from the first run's -v line), whose best cell lies in the
 #            range after it, reached through the edge handed over
+#   long     one 1e7 x 1e7 homologous pair (sw-long.sh's huge-align, its
+#            scores), aligned in full: the score pass that saves rows
+#            chained over the GPUs, the split's parts spread over them
 #   dna      search-dna.sh's workload, scaled: READS reads against TARGETS
 #            targets of 1,000 to 10,000 letters, both strands, --top 10
 #            --score-only; and aligned (--format sam)
@@ -27,7 +30,7 @@
 # the same bytes on all GPUs as on one (SAM's @PG line and the listing's
 # "# Command:", which hold the command line, left out).
 # Usage: scripts/bench/devices.sh [build-dir] [devices] [rounds] [case...]
-#   (defaults: build, 0,1, 2, pair dna protein mm syntenic align3;
+#   (defaults: build, 0,1, 2, pair long dna protein mm syntenic align3;
 #   READS=200 TARGETS=20000)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -36,7 +39,7 @@ devices=${2:-0,1}
 rounds=${3:-2}
 shift 3 || shift $#
 cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(pair dna protein mm syntenic align3)
+[ ${#cases[@]} -gt 0 ] || cases=(pair long dna protein mm syntenic align3)
 for tool in gpu-sw gpu-mm gpu-syntenic gpu-align3; do
   [ -x "$build/$tool" ] || { echo "devices: $build/$tool missing: build first" >&2; exit 1; }
 done
@@ -102,6 +105,16 @@ at = int(sys.argv[3]) - 1000
 sys.stdout.write(">t1e8_across\n" + target[:at] + query + target[at + len(query):] + "\n")' \
         "$work/q1e5.fa" "$work/t1e8.fa" "$cut" > "$work/t1e8_across.fa"
       both pair_across compute --score-only --strand plus --format tsv "$work/q1e5.fa" "$work/t1e8_across.fa"
+      ;;
+    long)
+      make=scripts/bench/make_fasta.py
+      [ -s "$work/h1e7.fa" ] || $make random --length 10000000 --seed 21 --name h1e7 > "$work/h1e7.fa"
+      [ -s "$work/h1e7_copy.fa" ] || $make mutate --input "$work/h1e7.fa" --rate 0.01 --indel-rate 0.001 --blocks 10 \
+        --block-length 20000 --seed 22 --name h1e7_copy > "$work/h1e7_copy.fa"
+      for round in $(seq "$rounds"); do
+        both long_aligned compute --strand plus --format tsv --match 1 --mismatch -3 --gap-open 3 --gap-extend 2 \
+          "$work/h1e7.fa" "$work/h1e7_copy.fa"
+      done
       ;;
     dna)
       t="$work/dna_t$targets.fa" r="$work/dna_r$reads.fa"
