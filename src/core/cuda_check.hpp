@@ -71,9 +71,8 @@ using PinnedArray = CudaArray<T, PinnedMemory>;
 // The calling thread's T for `device`, made on first use and kept until
 // the thread ends: device memory a thread keeps between kernels, one a
 // device, so that a thread that works on several GPUs neither frees it
-// when it moves nor hands a kernel another GPU's. `Tag` keeps apart the
-// callers that keep the same T.
-template <class Tag, class T>
+// when it moves nor hands a kernel another GPU's.
+template <class T>
 T& thread_device_local(int device) {
   thread_local std::map<int, T> each;
   return each[device];

@@ -35,6 +35,15 @@ struct PassResult {
   std::int64_t end_i = 0, end_j = 0;  // cells are 1-based, 0 = boundary
 };
 
+// `best` becomes `r` where r is better for End::anywhere: a higher score,
+// or an equal one above 0 in an earlier cell (every pass's tie rule), as
+// when a pass's parts' results are merged.
+inline void keep_better(PassResult& best, const PassResult& r) {
+  if (r.score > best.score ||
+      (r.score == best.score && r.score > 0 && (r.end_i < best.end_i || (r.end_i == best.end_i && r.end_j < best.end_j))))
+    best = r;
+}
+
 // Optional output of a pass: H and F of the last row, for Myers-Miller.
 // last_f[0] is H(m,0): column 0 is a vertical gap from the corner.
 struct LastRow {

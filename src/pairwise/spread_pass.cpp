@@ -46,13 +46,6 @@ bool spread_pass_takes(const Shape& shape, LastRow last_row, std::int64_t n, std
 
 namespace {
 
-// The earlier cell of row-major order wins a tie, as in every pass.
-void keep_better(PassResult& best, const PassResult& r) {
-  if (r.score > best.score ||
-      (r.score == best.score && r.score > 0 && (r.end_i < best.end_i || (r.end_i == best.end_i && r.end_j < best.end_j))))
-    best = r;
-}
-
 using Edge = std::vector<std::int32_t>;
 
 // A range's runs, and what waits on them.

@@ -103,13 +103,6 @@ class Barrier {
   bool failed_ = false;
 };
 
-// The earlier cell of row-major order wins a tie, as in every pass.
-void keep_better(PassResult& best, const PassResult& r) {
-  if (r.score > best.score ||
-      (r.score == best.score && r.score > 0 && (r.end_i < best.end_i || (r.end_i == best.end_i && r.end_j < best.end_j))))
-    best = r;
-}
-
 }  // namespace
 
 std::optional<PassResult> chained_striped_pass(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape,

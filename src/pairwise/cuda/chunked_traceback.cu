@@ -72,7 +72,7 @@ Walked walk_back(const Kept<GotohTypes>& kept, const ScoringScheme& scheme, cons
     cuda::DeviceArray<char> ops;
     cuda::DeviceArray<int> result;
   };
-  auto& [ops, result] = cuda::thread_device_local<WalkMemory, WalkMemory>(device);
+  auto& [ops, result] = cuda::thread_device_local<WalkMemory>(device);
   tp.ops = ops.reserve(static_cast<std::size_t>(end_i + end_j + 1));
   tp.result = result.reserve(5);
 

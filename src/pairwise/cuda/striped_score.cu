@@ -113,7 +113,7 @@ struct Workspace {
   std::size_t counted = 0;  // of bytes(), in workspaces_bytes()
 };
 
-Workspace& workspace(int device) { return cuda::thread_device_local<Workspace, Workspace>(device); }
+Workspace& workspace(int device) { return cuda::thread_device_local<Workspace>(device); }
 
 }  // namespace
 
