@@ -48,8 +48,10 @@ reference); put the shorter sequence first (query), the longer second.
 --devices 0,1 (or all) spreads the work over several GPUs, the output the
 same as one GPU's: a database search's targets, dealt by residues; the
 pairs aligned; one long pair's local score pass, its target cut into a range
-a GPU (a long alignment across a cut makes its range run again). One pair's
-full alignment runs on the first GPU listed.
+a GPU (a long alignment across a cut makes its range run again); one long
+pair's full alignment (too large for one GPU's traceback) and global score
+pass, chained over the GPUs, each handing its pieces' edges to the next. A
+semi-global alignment of one pair runs on the first GPU listed.
 Coordinates are 1-based and inclusive (PAF's: 0-based, half-open, as
 minimap2's); CIGAR uses =/X/I/D (I: a query letter against a gap, D: a
 target letter against a gap).
@@ -319,7 +321,8 @@ int main(int argc, char** argv) {
                  "(default: the system's temporary directory)")
       ->check(CLI::ExistingDirectory);
   gdp::app::add_common_options(app, common);
-  gdp::app::add_devices_option(app, common, "GPUs to spread the work over (a database's targets, the pairs, a long pair's score)");
+  gdp::app::add_devices_option(
+      app, common, "GPUs to spread the work over (a database's targets, the pairs, a long pair's passes)");
   const std::string cmdline = gdp::app::command_line(argc, argv);
   return gdp::app::tool_main(tool, app, argc, argv, common, [&] { run(o, common, cmdline); });
 }
