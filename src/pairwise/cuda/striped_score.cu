@@ -391,12 +391,7 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
       per_strip.resize(static_cast<std::size_t>(piece_strips));
       GDP_CUDA_CHECK(cudaMemcpy(per_strip.data(), w.strip_best.get(), per_strip.size() * sizeof(int4),
                                 cudaMemcpyDeviceToHost));
-      for (const int4& b : per_strip) {
-        const long long j = from + b.z;
-        const bool wins = b.x > best.score ||
-                          (b.x == best.score && b.x > 0 && (b.y < best.end_i || (b.y == best.end_i && j < best.end_j)));
-        if (wins) best = {b.x, b.y, j};
-      }
+      for (const int4& b : per_strip) keep_better(best, PassResult{b.x, b.y, from + b.z});
     }
     if (whole_row)
       GDP_CUDA_CHECK(cudaMemcpy(h.data() + from + 1, w.last_h.get() + 1, static_cast<std::size_t>(width) * sizeof(int),

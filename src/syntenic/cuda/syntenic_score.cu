@@ -33,7 +33,6 @@ Kernel kernel_for(int lane_columns, bool kept) {
 
 // Device memory kept between passes: it only grows.
 struct Workspace {
-  int device = -1;
   cuda::DeviceArray<std::uint8_t> q, t;
   cuda::DeviceArray<int> sub, last_s, last_d, last_h;
   cuda::DeviceArray<Edge> ring, edges, left, kept_edges;
@@ -43,18 +42,11 @@ struct Workspace {
     return q.bytes() + t.bytes() + sub.bytes() + last_s.bytes() + last_d.bytes() + last_h.bytes() + ring.bytes() +
            edges.bytes() + left.bytes() + kept_edges.bytes() + top.bytes() + checkpoints.bytes() + flags.bytes();
   }
-  void release() {
-    q.release(), t.release(), sub.release(), last_s.release(), last_d.release(), last_h.release(), ring.release(),
-        edges.release(), left.release(), kept_edges.release(), top.release(), checkpoints.release(), flags.release();
-  }
 };
 
-// One a thread: the threads of Options::devices run passes side by side,
-// two of them even on one device.
-Workspace& workspace() {
-  thread_local Workspace w;
-  return w;
-}
+// One a thread and device: the threads of Options::devices run passes
+// side by side, two of them even on one device.
+Workspace& workspace(int device) { return cuda::thread_device_local<Workspace>(device); }
 
 }  // namespace
 
@@ -78,8 +70,7 @@ LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, cons
   if (scheme.max_abs_score() > -kPadScore<8>)
     throw RunError("substitution scores beyond +-1000 are not supported on the GPU");
   GDP_CUDA_CHECK(cudaSetDevice(device));
-  Workspace& w = workspace();
-  if (w.device != device) w.release(), w.device = device;
+  Workspace& w = workspace(device);
   cudaDeviceProp prop{};
   GDP_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   const DeviceLimits limits{prop.multiProcessorCount, prop.sharedMemPerBlockOptin};
