@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/cuda_check.hpp"
+#include "core/cuda_shared_limit.hpp"
 #include "core/error.hpp"
 #include "pairwise/cuda/chunk_recompute.cuh"
 #include "pairwise/cuda/strip_kernel.cuh"
@@ -84,7 +85,7 @@ LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, cons
   tuning.bits = 32;  // the syntenic cell has no 16-bit form
   const KernelPlan kp = plan_kernel(req, tuning, limits);
   const Kernel kernel = kernel_for(kp.lane_columns, kept != nullptr);
-  GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kp.shared_bytes)));
+  cuda::allow_dynamic_shared(kernel, static_cast<int>(kp.shared_bytes));
   int fit = 0;
   GDP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, kWarpsPerBlock * kLanes, kp.shared_bytes));
   if (fit == 0) throw RunError("the GPU kernel does not fit on this device (shared memory)");

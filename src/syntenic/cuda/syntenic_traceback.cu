@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/cuda_check.hpp"
+#include "core/cuda_shared_limit.hpp"
 #include "core/error.hpp"
 #include "pairwise/cuda/chunk_walk.cuh"
 #include "pairwise/cuda/strip_progress.cuh"
@@ -65,7 +66,7 @@ std::optional<Alignment> chunked_alignment(Residues a, Residues b, const Scoring
 
   const std::size_t shared = walk_shared_bytes<SyntenicCell>(scheme.dim);
   auto kernel = chunked_walk<SyntenicCell>;
-  GDP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
+  cuda::allow_dynamic_shared(kernel, static_cast<int>(shared));
   WalkProgress progress(traceback, tp);
   cuda::KernelTimer timer;
   timer.start();
