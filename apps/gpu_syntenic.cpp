@@ -47,8 +47,11 @@ Inputs are FASTA or FASTQ, plain or gzip-compressed; '-' reads standard input.
 Runs on the first GPU found (--device N for another, --cpu for the CPU
 reference); what the GPU does not do yet runs on the CPU threads.
 --devices 0,1 (or all) spreads the pairs over several GPUs, each to the
-next one free, the output the same bytes as one GPU's; one pair runs on
-one GPU, the first listed.
+next one free, the output the same bytes as one GPU's. One long pair's
+--score-only pass is chained over the GPUs (each takes pieces of the
+target in turn and hands their last column to the next); its alignment
+runs its passes on the first two GPUs side by side, or on the first
+alone where it fits the chunked traceback there.
 Coordinates are 1-based and inclusive (PAF: 0-based starts, as PAF has
 them); in TSV and JSON a block's range of 0 letters is start = end + 1.
 CIGAR uses =/X/I/D (I: a query letter against a gap, D: a target letter
@@ -198,7 +201,7 @@ int main(int argc, char** argv) {
   app.add_option("--format", o.format, "listing | paf | tsv | json")->capture_default_str();
   gdp::app::add_scoring_options(app, o.scoring);
   gdp::app::add_common_options(app, common);
-  gdp::app::add_devices_option(app, common, "GPUs to spread the pairs over");
+  gdp::app::add_devices_option(app, common, "GPUs to spread the pairs (or one pair's passes) over");
   const std::string cmdline = gdp::app::command_line(argc, argv);
   return gdp::app::tool_main(tool, app, argc, argv, common, [&] { run(o, common, cmdline); });
 }

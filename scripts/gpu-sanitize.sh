@@ -12,7 +12,8 @@
 # search (the 16-bit kernel at 12 and 16 rows a lane, streamed, the 32-bit
 # one) and batch alignment;
 # gpu-syntenic's score kernel at both widths, through a ring of
-# two slots and with the target in pieces, and its chunked traceback;
+# two slots and with the target in pieces (and chained over every GPU where
+# there are two or more), and its chunked traceback;
 # both engines' ring slots of a window of rows that laps (every gpu-sw
 # kernel kind), and a gpu-sw score pass taken up from its checkpoint;
 # gpu-align3's chunked pass over the cube and its three-phase traceback
@@ -145,6 +146,9 @@ for tool in memcheck racecheck synccheck initcheck; do
     san "$tool" $sw --devices all --mode $mode --tune traceback_bytes=200000 --tune piece_columns=6144 \
       "$work/c1500.fa" "$work/t140k.fa"
   done
+  # gpu-syntenic's score pass of one long pair chained over every GPU (where
+  # there are two or more), in pieces of 6,144 columns.
+  san "$tool" $syn --devices all --tune piece_columns=6144 "$work/c1500.fa" "$work/t140k.fa"
   san "$tool" $sw --score-only --top 5 "$work/q1100.fa" "$work/db.fa"
   san "$tool" $sw --score-only --top 5 --tune db_chunk=20000 "$work/q1100.fa" "$work/db.fa"
   for rows in 12 16; do  # the 16-bit database-search kernel at each of its rows a lane

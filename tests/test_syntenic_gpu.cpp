@@ -8,6 +8,7 @@
 #include <random>
 
 #include "gpu_test.hpp"
+#include "pairwise/cuda/gpu_pass.hpp"
 #include "random_inputs.hpp"
 #include "syntenic/cpu/passes.hpp"
 #include "syntenic/cuda/gpu_pass.hpp"
@@ -267,6 +268,85 @@ TEST_CASE("syntenic: pairs over several devices, each the alignment one device g
         REQUIRE(got[k].alignment.score == want[k].alignment.score);
         REQUIRE(same_regions(got[k].alignment, want[k].alignment));
       }
+    }
+  }
+}
+
+// One long pair over several devices (the places of gdp::test::device_lists:
+// GPU 0 two and three times stands for several GPUs, 0,1 where there are
+// two): the score pass chained over them, its pieces dealt in turn, equals
+// the oracle (or, for the longer queries, the one-GPU pass, which the tests
+// above hold to the oracle).
+TEST_CASE("syntenic GPU pass chained over several devices equals one device's", "[gpu][syntenic][devices][chain]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(80);
+  const ScoringScheme s = test::dna_scheme();
+  const std::size_t c = static_cast<std::size_t>(pairwise::kChainColumns);
+  for (const auto& devices : test::device_lists())
+    for (const auto& [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{
+             {1, 3 * c}, {33, 3 * c + 77}, {300, 3 * c + 1000}, {2000, 5 * c + 3}}) {
+      const auto [a, b] = pair_of(rng, m, n, true);
+      for (const bool charged : {true, false})
+        for (const int variant : {0, 1, 2}) {
+          const Costs costs{s.gap_open + s.gap_extend, s.gap_extend, charged ? 40 : 25, charged};
+          pairwise::GpuTuning t;
+          if (variant == 1) t.piece_columns = 3000, t.group = 1;  // many pieces a place, a warp a strip
+          if (variant == 2) t.ring_rows = 64;                     // ring slots of a window of rows
+          INFO(devices.size() << " places, " << a.size() << " x " << b.size() << " charged " << charged << " variant "
+                              << variant);
+          REQUIRE(chained_score_takes(static_cast<std::int64_t>(m), static_cast<std::int64_t>(n), devices.size()));
+          std::vector<long long> cuts;
+          const LastCell got = score_pass_gpus(a, b, s, costs, devices, t, nullptr, &cuts);
+          REQUIRE(cuts.size() >= devices.size() + 1);
+          if (variant == 1) REQUIRE(cuts.size() > 2 * devices.size());
+          const LastCell want = m <= 300 ? score_scalar(a, b, s, costs) : score_pass_gpu(a, b, s, costs, 0);
+          REQUIRE(got.s == want.s);
+          REQUIRE(got.h == want.h);
+        }
+    }
+  REQUIRE_FALSE(chained_score_takes(100, 2 * pairwise::kChainColumns - 1, 2));
+  REQUIRE_FALSE(chained_score_takes(100, 2 * pairwise::kChainColumns, 1));
+  REQUIRE_FALSE(chained_score_takes(0, 2 * pairwise::kChainColumns, 2));
+}
+
+// One pair's alignment over several devices: the linear-space alignment's
+// forward and backward passes side by side on the first two, and one long
+// pair through align_all (score only: chained; aligned: the chunked
+// traceback on the first device), each what one device gives.
+TEST_CASE("syntenic: one pair over several devices, the alignment one device gives", "[gpu][syntenic][devices]") {
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(81);
+  const ScoringScheme s = test::dna_scheme();
+  for (const auto& devices : test::device_lists())
+    for (const auto& [m, n] : std::vector<std::pair<std::size_t, std::size_t>>{{500, 600}, {2000, 3000}, {40, 9000}}) {
+      const auto [a, b] = pair_of(rng, m, n, true);
+      Options one;
+      one.backend = Backend::gpu;
+      one.min_gpu_cells = 0;  // every pass on the GPU
+      const Costs c = costs_of(s, one);
+      const Alignment want = align_linear(a, b, s, c, one, 4096);
+      Options spread = one;
+      spread.devices = devices;
+      const Alignment got = align_linear(a, b, s, c, spread, 4096);
+      INFO(devices.size() << " places, " << m << " x " << n);
+      REQUIRE(got.score == want.score);
+      REQUIRE(same_regions(got, want));
+    }
+  const auto [a, b] = pair_of(rng, 300, static_cast<std::size_t>(3 * pairwise::kChainColumns), true);
+  const std::vector<Residues> q{Residues(a)}, t{Residues(b)};
+  for (const bool score_only : {true, false}) {
+    Options one;
+    one.backend = Backend::gpu;
+    one.score_only = score_only;
+    const std::vector<Hit> want = align_all(q, t, s, one);
+    for (const auto& devices : test::device_lists()) {
+      INFO((score_only ? "score only, " : "aligned, ") << devices.size() << " places");
+      Options spread = one;
+      spread.devices = devices;
+      const std::vector<Hit> got = align_all(q, t, s, spread);
+      REQUIRE(got.size() == 1);
+      REQUIRE(got[0].alignment.score == want[0].alignment.score);
+      REQUIRE(same_regions(got[0].alignment, want[0].alignment));
     }
   }
 }

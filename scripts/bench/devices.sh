@@ -21,6 +21,10 @@
 #            batch of 64 products of 4096, cublas, --repeat 3
 #   syntenic gpu-syntenic, three 1e5 regions against three mutated copies
 #            (nine pairs), score only and the listing
+#   syntenic_pair gpu-syntenic, one pair: 1e5 x 1e7 random DNA, score
+#            only (the pass chained over the GPUs); and a 1e6 region against
+#            a mutated copy, aligned (too large for the chunked traceback:
+#            the linear-space alignment, its passes two at a time)
 #   align3   gpu-align3, three related sequences of 10,000 letters, score
 #            only (two half passes, a GPU each); and three of 4,000
 #            aligned (the three-phase traceback, on the first GPU)
@@ -30,7 +34,7 @@
 # the same bytes on all GPUs as on one (SAM's @PG line and the listing's
 # "# Command:", which hold the command line, left out).
 # Usage: scripts/bench/devices.sh [build-dir] [devices] [rounds] [case...]
-#   (defaults: build, 0,1, 2, pair long dna protein mm syntenic align3;
+#   (defaults: build, 0,1, 2, pair long dna protein mm syntenic syntenic_pair align3;
 #   READS=200 TARGETS=20000)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -39,7 +43,7 @@ devices=${2:-0,1}
 rounds=${3:-2}
 shift 3 || shift $#
 cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(pair long dna protein mm syntenic align3)
+[ ${#cases[@]} -gt 0 ] || cases=(pair long dna protein mm syntenic syntenic_pair align3)
 for tool in gpu-sw gpu-mm gpu-syntenic gpu-align3; do
   [ -x "$build/$tool" ] || { echo "devices: $build/$tool missing: build first" >&2; exit 1; }
 done
@@ -161,6 +165,20 @@ sys.stdout.write(">t1e8_across\n" + target[:at] + query + target[at + len(query)
         both syntenic_scores compute --score-only --format tsv "$work/syn_q.fa" "$work/syn_t.fa"
       done
       both syntenic_listing compute "$work/syn_q.fa" "$work/syn_t.fa"
+      tool=gpu-sw
+      ;;
+    syntenic_pair)
+      tool=gpu-syntenic
+      gen=scripts/bench/make_fasta.py
+      [ -s "$work/synp_q.fa" ] || "$gen" random --alphabet dna --length 100000 --seed 91 --name q1e5 > "$work/synp_q.fa"
+      [ -s "$work/synp_t.fa" ] || "$gen" random --alphabet dna --length 10000000 --seed 92 --name t1e7 > "$work/synp_t.fa"
+      [ -s "$work/synp_a.fa" ] || "$gen" random --alphabet dna --length 1000000 --seed 93 --name region > "$work/synp_a.fa"
+      [ -s "$work/synp_b.fa" ] || "$gen" mutate --input "$work/synp_a.fa" --rate 0.05 --blocks 20 --block-length 5000 \
+        --seed 94 --name copy > "$work/synp_b.fa"
+      for round in $(seq "$rounds"); do
+        both synpair_score compute --score-only --format tsv "$work/synp_q.fa" "$work/synp_t.fa"
+      done
+      both synpair_aligned compute --format tsv "$work/synp_a.fa" "$work/synp_b.fa"
       tool=gpu-sw
       ;;
     align3)

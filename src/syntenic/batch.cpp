@@ -1,8 +1,8 @@
 // Every query against every target. On the CPU many pairs run in parallel,
 // one pair a thread, and few pairs one after another, each spread over the
 // threads. With the GPU, the large pairs go to it one after another (or to
-// each of several GPUs as it comes free) and the small ones to the CPU
-// threads.
+// each of several GPUs as it comes free; one large pair over all of them)
+// and the small ones to the CPU threads.
 #include <algorithm>
 #include <atomic>
 #include <future>
@@ -45,6 +45,7 @@ void align_on_devices(std::vector<Hit*>& hits, const std::vector<Residues>& quer
     workers.push_back(std::async(std::launch::async, [&, device] {
       Options on = o;
       on.device = device;
+      on.devices.clear();
       for (std::size_t k = next++; k < order.size(); k = next++) {
         Hit& h = *order[k];
         h.alignment = align(queries[h.query], targets[h.target], scheme, on);
@@ -68,7 +69,7 @@ std::vector<Hit> align_all(const std::vector<Residues>& queries, const std::vect
         static_cast<std::int64_t>(queries[h.query].size()) * static_cast<std::int64_t>(targets[h.target].size());
     (o.backend == Backend::gpu && cells >= o.min_gpu_cells ? large : small).push_back(&h);
   }
-  if (o.devices.size() > 1)
+  if (o.devices.size() > 1 && large.size() > 1)
     align_on_devices(large, queries, targets, scheme, o);
   else
     for (Hit* h : large) h->alignment = align(queries[h->query], targets[h->target], scheme, o);

@@ -5,8 +5,12 @@
 #include <algorithm>
 #include <mutex>
 
+#include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
+
 #include "core/build.hpp"
 #include "core/error.hpp"
+#include "pairwise/cuda/gpu_pass.hpp"
 
 namespace gdp::syntenic {
 
@@ -35,6 +39,29 @@ LastCell score_pass_gpu(Residues a, Residues b, const ScoringScheme& scheme, con
     return striped_score(a, b, scheme, costs, device, tuning, nullptr, nullptr, nullptr, progress);
   else
     throw RunError(no_cuda_message);
+}
+
+bool chained_score_takes(std::int64_t m, std::int64_t n, std::size_t places) {
+  return places > 1 && m > 0 && n >= pairwise::kChainColumns * static_cast<std::int64_t>(places);
+}
+
+LastCell score_pass_gpus(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs,
+                         const std::vector<int>& devices, const pairwise::GpuTuning& tuning, Progress* progress,
+                         std::vector<long long>* chained_cuts) {
+  if constexpr (have_cuda) {
+    if (chained_cuts) chained_cuts->clear();
+    if (!chained_score_takes(static_cast<std::int64_t>(a.size()), static_cast<std::int64_t>(b.size()), devices.size()))
+      return striped_score(a, b, scheme, costs, devices.at(0), tuning, nullptr, nullptr, nullptr, progress);
+    std::vector<long long> cuts;
+    const LastCell last = chained_score(a, b, scheme, costs, devices, tuning, progress, &cuts);
+    if (chained_cuts) *chained_cuts = cuts;
+    spdlog::debug("syntenic score pass of {} x {} chained over GPUs {}: {} pieces, of {} columns first and {} last",
+                  a.size(), b.size(), fmt::join(devices, ","), cuts.size() - 1, cuts[1],
+                  cuts.back() - cuts[cuts.size() - 2]);
+    return last;
+  } else {
+    throw RunError(no_cuda_message);
+  }
 }
 
 std::optional<Alignment> align_gpu_chunked(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs,

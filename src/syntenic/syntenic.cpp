@@ -45,10 +45,15 @@ Alignment align(Residues a, Residues b, const ScoringScheme& scheme, const Optio
   const Costs costs = costs_of(scheme, o);
   const std::int64_t m = static_cast<std::int64_t>(a.size()), n = static_cast<std::int64_t>(b.size());
   const std::int64_t cells = (m + 1) * (n + 1);
+  // One pair over several GPUs: its score pass chained over them, or its
+  // alignment's passes two at a time; the chunked traceback on the first.
+  const bool spread = o.devices.size() > 1;
+  const int device = spread ? o.devices[0] : o.device;
   if (o.score_only) {
     LastCell last;
     if (o.backend == Backend::gpu && m * n >= o.min_gpu_cells && m * n > 0) {
-      last = score_pass_gpu(a, b, scheme, costs, o.device, o.tuning, o.progress);
+      last = spread ? score_pass_gpus(a, b, scheme, costs, o.devices, o.tuning, o.progress)
+                    : score_pass_gpu(a, b, scheme, costs, device, o.tuning, o.progress);
     } else if (o.backend == Backend::cpu_scalar) {
       last = score_scalar(a, b, scheme, costs, o.progress);
     } else {
@@ -62,7 +67,7 @@ Alignment align(Residues a, Residues b, const ScoringScheme& scheme, const Optio
   const auto pair_cells = static_cast<std::uint64_t>(m * n);
   if (o.backend == Backend::gpu && m * n >= o.min_gpu_cells && m * n > 0) {
     Progress traceback(o.progress, pair_cells, 0);
-    if (auto chunked = align_gpu_chunked(a, b, scheme, costs, o.device, o.progress, &traceback)) return *chunked;
+    if (auto chunked = align_gpu_chunked(a, b, scheme, costs, device, o.progress, &traceback)) return *chunked;
     traceback.drop();  // declined before any pass: the alignment below counts its own
   }
   if (cells > kFullMatrixCells) {

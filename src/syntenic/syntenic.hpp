@@ -69,7 +69,9 @@ struct Options {
   Progress* progress = nullptr;   // cells done are added here, if set
   int device = 0;                 // for gpu: the CUDA device
   // For gpu, two or more: align_all's pairs for the GPU spread over these
-  // devices, each to the next one free (`device` is not read there).
+  // devices, each to the next one free; one pair, its score pass chained
+  // over them, or its linear-space alignment's passes on the first two
+  // side by side, its chunked traceback on the first (`device` is not read).
   std::vector<int> devices{};
   // For gpu: pairs of fewer cells run on the CPU threads, where they are
   // faster than a kernel launch. Tests set 0 to put every pair on the GPU.

@@ -99,9 +99,11 @@ std::optional<PartStart> align_gpu_chunked_part(const Part& part, const ScoringS
 
 // The .cu files' side (CUDA builds only).
 struct GotohTypes;
+struct GotohEdge;
 namespace striped {
 template <class Types>
 struct Kept;
+template <class Edge>
 struct ChainLink;
 }
 // score_pass_gpu, keeping what the traceback needs in `kept` when not null
@@ -117,7 +119,7 @@ std::optional<PassResult> chained_striped_pass(Residues q, Residues t, const Sco
 // it declined or the chain did.
 std::optional<PassResult> striped_pass_chained(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape,
                                                int device, const GpuTuning& tuning, Progress* progress, SavedRows* saved,
-                                               const striped::ChainLink& chain);
+                                               const striped::ChainLink<GotohEdge>& chain);
 // score_pass_gpu_between's pass, in the kernels `tuning` allows.
 PassResult striped_pass_between(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
                                 const GpuTuning& tuning, Progress* progress, const PassEdges& edges);

@@ -145,7 +145,7 @@ struct Saving {
 // only, their edges through the chain's buffers.
 RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
                       LastRow last_row, const GpuTuning& tuning, Kept<GotohTypes>* kept, PassProgress& progress,
-                      const Saving& saving, SavedRows* saved, const PassEdges& edges, const ChainLink* chain = nullptr) {
+                      const Saving& saving, SavedRows* saved, const PassEdges& edges, const ChainLink<GotohEdge>* chain = nullptr) {
   const long long m = static_cast<long long>(q.size()), n = static_cast<long long>(t.size());
   Workspace& w = workspace(device);
   cudaDeviceProp prop{};
@@ -332,7 +332,7 @@ RunResult run_striped(Residues q, Residues t, const ScoringScheme& scheme, const
   if (chain) {
     const std::vector<long long> cuts = chained_cuts(n, strip_width, piece, static_cast<int>(chain->places));
     if (!chain->ready(cuts)) return RunResult{.declined = true};
-    for (std::size_t k = chain->place; k + 1 < cuts.size(); k += chain->places)
+    for (const std::size_t k : chain->pieces(cuts))
       pieces.push_back({cuts[k], cuts[k + 1] - cuts[k], static_cast<long long>(k)});
   } else {
     for (long long from = start; from < n; from += piece) pieces.push_back({from, std::min(piece, n - from), from / piece});
@@ -494,7 +494,7 @@ PassResult striped_pass(Residues q, Residues t, const ScoringScheme& scheme, con
 
 std::optional<PassResult> striped_pass_chained(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape,
                                                int device, const GpuTuning& tuning, Progress* progress, SavedRows* saved,
-                                               const ChainLink& chain) {
+                                               const ChainLink<GotohEdge>& chain) {
   GDP_CUDA_CHECK(cudaSetDevice(device));
   PassProgress counted(progress);
   const RunResult r = run_striped(q, t, scheme, shape, device, {}, tuning, nullptr, counted, {}, saved, {}, &chain);

@@ -11,10 +11,12 @@
 //   a vertical gap run crosses: D forward + D backward + alpha (opened once);
 //   a block crosses:            H forward + H backward + d (charged once).
 // The two halves are aligned the same way, left in and entered by the
-// crossing's state. Small parts go through a full matrix of direction
+// crossing's state. With two GPUs or more (Options::devices), the forward
+// pass runs on the first and the backward pass on the second, side by side. Small parts go through a full matrix of direction
 // bits, whose borders are cells of the same recurrence with minus infinity
 // outside the matrix.
 #include <algorithm>
+#include <future>
 #include <vector>
 
 #include "core/progress.hpp"
@@ -38,15 +40,19 @@ Entry reversed(Exit x) {
   return Entry::clean;
 }
 
-// S, D, H of the part's last row, entered by `entry`: on the GPU where the
-// part is large enough and the options have one, else on the CPU threads.
-// Its cells are added to o.progress, if set.
+bool on_gpu(std::int64_t m, std::int64_t n, const Options& o) {
+  return o.backend == Backend::gpu && m * n >= o.min_gpu_cells;
+}
+
+// S, D, H of the part's last row, entered by `entry`: on the GPU `device`
+// where the part is large enough and the options have one, else on the
+// CPU threads. Its cells are added to o.progress, if set.
 std::vector<Down> last_row(Residues a, Residues b, const ScoringScheme& scheme, const Costs& c, Entry entry,
-                           const Options& o) {
+                           const Options& o, int device) {
   const Borders borders = borders_of(entry, a.size(), b.size(), c);
   const std::int64_t cells = static_cast<std::int64_t>(a.size()) * static_cast<std::int64_t>(b.size());
-  if (o.backend == Backend::gpu && cells >= o.min_gpu_cells)
-    return last_row_gpu(a, b, scheme, c, borders, o.device, o.tuning, o.progress);
+  if (on_gpu(static_cast<std::int64_t>(a.size()), static_cast<std::int64_t>(b.size()), o))
+    return last_row_gpu(a, b, scheme, c, borders, device, o.tuning, o.progress);
   if (o.backend != Backend::cpu_scalar && o.threads > 1 && cells >= 4'000'000)
     return last_row_tiled(a, b, scheme, c, borders, o.threads, o.progress);
   std::vector<Down> row = borders.top;
@@ -88,9 +94,17 @@ class Aligner {
     const std::int64_t m = static_cast<std::int64_t>(a.size()), n = static_cast<std::int64_t>(b.size());
     if (m <= 1 || (m + 1) * (n + 1) <= base_cells_) return full_matrix(a, b, entry, exit);
     const std::int64_t mid = m / 2;
-    const std::vector<Down> forward = last_row(a.first(static_cast<std::size_t>(mid)), b, scheme_, c_, entry, o_);
     const std::vector<std::uint8_t> ra = reverse_of(a.subspan(static_cast<std::size_t>(mid))), rb = reverse_of(b);
-    const std::vector<Down> backward = last_row(ra, rb, scheme_, c_, reversed(exit), o_);
+    const auto pass = [&](Residues x, Residues y, Entry e, int device) { return last_row(x, y, scheme_, c_, e, o_, device); };
+    std::vector<Down> forward, backward;
+    if (o_.devices.size() > 1 && on_gpu(m - mid, n, o_)) {
+      auto later = std::async(std::launch::async, pass, Residues(ra), Residues(rb), reversed(exit), o_.devices[1]);
+      forward = pass(a.first(static_cast<std::size_t>(mid)), b, entry, o_.devices[0]);
+      backward = later.get();
+    } else {
+      forward = pass(a.first(static_cast<std::size_t>(mid)), b, entry, o_.device);
+      backward = pass(ra, rb, reversed(exit), o_.device);
+    }
 
     const int alpha = c_.open_extend - c_.extend;
     Exit cut = Exit::any;

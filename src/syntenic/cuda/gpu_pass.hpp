@@ -22,6 +22,18 @@ namespace gdp::syntenic {
 LastCell score_pass_gpu(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs, int device,
                         const pairwise::GpuTuning& tuning = {}, Progress* progress = nullptr);
 
+// The same, the pass chained over `devices` (a device may be listed more
+// than once) where chained_score_takes it, its pieces dealt to them in
+// turn, each handing its right edge to the next (as gpu-sw's chained pass,
+// pairwise/cuda/gpu_pass.hpp); else on the first device. `cuts`, if set:
+// the chained pass's pieces' cuts (chained_cuts), or none.
+LastCell score_pass_gpus(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs,
+                         const std::vector<int>& devices, const pairwise::GpuTuning& tuning = {},
+                         Progress* progress = nullptr, std::vector<long long>* cuts = nullptr);
+// Whether a pass of m x n chains over this many places: two or more, and
+// at least pairwise::kChainColumns target columns a place.
+bool chained_score_takes(std::int64_t m, std::int64_t n, std::size_t places);
+
 // Row m (S, D, H at j = 0..n) of a part with these borders (borders.hpp),
 // as the CPU's last_row_tiled.
 std::vector<Down> last_row_gpu(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs,
@@ -46,6 +58,10 @@ struct CellTypes;
 LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs, int device,
                        pairwise::GpuTuning tuning, const Borders* borders, std::vector<Down>* row,
                        pairwise::striped::Kept<CellTypes>* kept = nullptr, Progress* progress = nullptr);
+// score_pass_gpus's chained pass; `cuts`: its pieces' (chained_cuts).
+LastCell chained_score(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs,
+                       const std::vector<int>& devices, const pairwise::GpuTuning& tuning, Progress* progress,
+                       std::vector<long long>* cuts);
 std::optional<Alignment> chunked_alignment(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs,
                                            int device, Progress* score, Progress* traceback);
 // Device memory a kept pass of m x n needs beyond an ordinary one.

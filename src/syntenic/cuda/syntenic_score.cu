@@ -6,13 +6,17 @@
 // left edge of the next. A part of the matrix with borders of its own
 // (borders.hpp, the linear-space alignment's) hands the kernel its row 0
 // in the costs and its column 0 as the first strip's left edge. The pass
-// reads back row m's last cell, or all of row m.
+// reads back row m's last cell, or all of row m. A score pass chained over
+// several GPUs (chained_score) deals its pieces to them in turn, the edges
+// handed over as gpu-sw's are (pairwise/cuda/chain_places.cuh).
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 #include "core/cuda_check.hpp"
 #include "core/cuda_shared_limit.hpp"
 #include "core/error.hpp"
+#include "pairwise/cuda/chain_places.cuh"
 #include "pairwise/cuda/chunk_recompute.cuh"
 #include "pairwise/cuda/strip_kernel.cuh"
 #include "pairwise/cuda/strip_progress.cuh"
@@ -57,9 +61,14 @@ long long kept_bytes(long long m, long long n) {
          (m / kKeptRowsOf<SyntenicCell>) * strips * kKeptWidth * static_cast<long long>(sizeof(Down));
 }
 
-LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs, int device,
-                       pairwise::GpuTuning tuning, const Borders* borders, std::vector<Down>* row,
-                       Kept<CellTypes>* kept, Progress* whole) {
+namespace {
+
+// With `chain`, one place of a chained score pass: its pieces only, their
+// edges through the chain's buffers; the place of the last piece has the
+// corner's cell, the others a default one.
+LastCell run_striped(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs, int device,
+                     pairwise::GpuTuning tuning, const Borders* borders, std::vector<Down>* row, Kept<CellTypes>* kept,
+                     Progress* whole, const ChainLink<Edge>* chain) {
   const long long m = static_cast<long long>(a.size()), n = static_cast<long long>(b.size());
   if (m == 0 || n == 0) {
     if (!row) return score_scalar(a, b, scheme, costs, whole);
@@ -82,6 +91,7 @@ LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, cons
   PassRequest req;
   req.m = m, req.n = n, req.max_abs_score = scheme.max_abs_score(), req.profile_rows = letters.rows;
   req.last_h = true, req.edge_bytes = static_cast<int>(sizeof(Edge)), req.kept = kept != nullptr;
+  if (chain) req.chained = static_cast<int>(chain->places), req.sharing = chain->sharing;
   tuning.bits = 32;  // the syntenic cell has no 16-bit form
   const KernelPlan kp = plan_kernel(req, tuning, limits);
   const Kernel kernel = kernel_for(kp.lane_columns, kept != nullptr);
@@ -105,7 +115,7 @@ LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, cons
   GDP_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   const long long piece = piece_within(req, kp, gp.piece, free_bytes + w.t.bytes() + w.last_s.bytes() + w.last_h.bytes());
   if (piece == 0) throw RunError("too little GPU memory is free for a strip of the target");
-  if (piece < n) w.edges.reserve(static_cast<std::size_t>(2 * m), "cudaMalloc (edges between pieces)");
+  if (piece < n && !chain) w.edges.reserve(static_cast<std::size_t>(2 * m), "cudaMalloc (edges between pieces)");
   w.t.reserve(static_cast<std::size_t>(piece));
   w.last_s.reserve(static_cast<std::size_t>(piece + 1));
   w.last_h.reserve(static_cast<std::size_t>(piece + 1));
@@ -143,30 +153,55 @@ LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, cons
   p.kept_edges = kept ? w.kept_edges.get() : nullptr;
   if (kept) *kept = Kept<CellTypes>{p.kept_edges, p.checkpoints, w.q.get(), w.t.get(), w.sub.get(), p.padded_n, kKeptRowsOf<SyntenicCell>};
 
+  // The pieces this run computes: every one, each reading its left edge
+  // from one half of w.edges and writing its right edge to the other; or a
+  // chained place's every places-th of the chain's cuts.
+  std::vector<long long> cuts;
+  std::vector<std::size_t> mine;
+  if (chain) {
+    cuts = chained_cuts(n, strip_width, piece, static_cast<int>(chain->places));
+    if (!chain->ready(cuts)) throw std::logic_error("a chained syntenic pass declined");
+    mine = chain->pieces(cuts);
+  } else {
+    for (long long from = 0; from < n; from += piece) cuts.push_back(from);
+    cuts.push_back(n);
+    for (std::size_t k = 0; k + 1 < cuts.size(); ++k) mine.push_back(k);
+  }
   LastCell last;
   PassProgress progress(whole);
-  for (long long from = 0; from < n; from += piece) {
-    const long long width = std::min(piece, n - from), piece_strips = (width + strip_width - 1) / strip_width;
+  long long done = 0;  // the columns this run has computed
+  for (const std::size_t index : mine) {
+    const long long from = cuts[index], width = cuts[index + 1] - from;
+    const long long piece_strips = (width + strip_width - 1) / strip_width;
     GDP_CUDA_CHECK(cudaMemcpy(w.t.get(), b.data() + from, static_cast<std::size_t>(width), cudaMemcpyHostToDevice));
     GDP_CUDA_CHECK(cudaMemset(w.flags.get(), 0, static_cast<std::size_t>(2 * slots + 2) * sizeof(unsigned long long)));
     p.n = static_cast<int>(width);
     p.strips = piece_strips;
     p.j_base = from;
-    const long long index = from / piece;
-    p.left_edge = from > 0 ? w.edges.get() + (index % 2 ? 0 : m) : borders ? w.left.get() : nullptr;
-    p.right_edge = from + width < n ? w.edges.get() + (index % 2 ? m : 0) : nullptr;
+    p.piece = static_cast<long long>(index);
+    if (chain) {
+      p.left_edge = from > 0 ? chain->left_edge : nullptr;
+      p.left_flag = from > 0 ? chain->left_flag : nullptr;
+      p.right_edge = from + width < n ? chain->right_edge : nullptr;
+      p.right_flag = from + width < n ? chain->right_flag : nullptr;
+      p.chain_abort = chain->abort;
+    } else {
+      p.left_edge = from > 0 ? w.edges.get() + (index % 2 ? 0 : m) : borders ? w.left.get() : nullptr;
+      p.right_edge = from + width < n ? w.edges.get() + (index % 2 ? m : 0) : nullptr;
+    }
     const long long piece_blocks = std::min(gp.blocks, (piece_strips + kWarpsPerBlock - 1) / kWarpsPerBlock);
 
     {
-      const auto watch = progress.watch(p.ticket, p.group, strip_width, m, from, width);
+      const auto watch = progress.watch(p.ticket, p.group, strip_width, m, done, width);
       cuda::KernelTimer timer;
       timer.start();
       kernel<<<static_cast<int>(piece_blocks), kWarpsPerBlock * kLanes, kp.shared_bytes>>>(p);
       GDP_CUDA_CHECK(cudaGetLastError());
       add_gpu_stats(1, timer.stop_seconds(), 0);
-      GDP_CUDA_CHECK(cudaDeviceSynchronize());
+      GDP_CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
     }
-    progress.reach(static_cast<std::uint64_t>(m * (from + width)));
+    done += width;
+    progress.reach(static_cast<std::uint64_t>(m * done));
     if (row) {
       const std::size_t bytes = static_cast<std::size_t>(width) * sizeof(int);
       GDP_CUDA_CHECK(cudaMemcpy(s_row.data() + from + 1, w.last_s.get() + 1, bytes, cudaMemcpyDeviceToHost));
@@ -185,6 +220,29 @@ LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, cons
     last = {(*row)[static_cast<std::size_t>(n)].s, (*row)[static_cast<std::size_t>(n)].h};
   }
   return last;
+}
+
+}  // namespace
+
+LastCell striped_score(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs, int device,
+                       pairwise::GpuTuning tuning, const Borders* borders, std::vector<Down>* row,
+                       Kept<CellTypes>* kept, Progress* progress) {
+  return run_striped(a, b, scheme, costs, device, tuning, borders, row, kept, progress, nullptr);
+}
+
+LastCell chained_score(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs,
+                       const std::vector<int>& devices, const pairwise::GpuTuning& tuning, Progress* progress,
+                       std::vector<long long>* cuts) {
+  const auto m = static_cast<long long>(a.size()), n = static_cast<long long>(b.size());
+  if (!chained_score_takes(m, n, devices.size())) throw std::logic_error("chained_score: a pass it does not take");
+  const auto results = run_chain<Edge, LastCell>(
+      devices, m,
+      [&](std::size_t k, const ChainLink<Edge>& link) -> std::optional<LastCell> {
+        return run_striped(a, b, scheme, costs, devices[k], tuning, nullptr, nullptr, nullptr, progress, &link);
+      },
+      cuts);
+  if (!results) throw std::logic_error("a chained syntenic pass declined");
+  return (*results)[(cuts->size() - 2) % devices.size()];  // the place of the last piece has the corner
 }
 
 }  // namespace gdp::syntenic
