@@ -6,6 +6,14 @@
 #include <cstdio>
 
 namespace gdp {
+namespace {
+
+// A part forwards at most this fraction of its share before it ends, so
+// that one whose estimate falls short does not show the whole as done
+// while it still works.
+constexpr double kBeforeEnd = 0.99;
+
+}  // namespace
 
 Progress::Progress(std::string label, std::uint64_t total, bool enabled)
     : label_(std::move(label)), total_(total), enabled_(enabled && isatty(STDERR_FILENO)) {}
@@ -25,8 +33,9 @@ void Progress::set_total(std::uint64_t total) { total_ = total; }
 
 void Progress::add(std::uint64_t done) {
   const std::uint64_t now = done_ += done;
-  if (parent_) {  // forward this part's share of what is done, once
-    const double fraction = total_ > 0 ? std::min(1.0, static_cast<double>(now) / static_cast<double>(total_)) : 1.0;
+  if (parent_) {  // forward this part's share of what is done, once; its last hundredth when it ends
+    const double fraction =
+        total_ > 0 ? std::min(kBeforeEnd, static_cast<double>(now) / static_cast<double>(total_)) : kBeforeEnd;
     const auto target = static_cast<std::uint64_t>(fraction * static_cast<double>(share_));
     std::uint64_t before = forwarded_.load();
     while (target > before && !forwarded_.compare_exchange_weak(before, target)) {

@@ -17,9 +17,10 @@ class Progress {
   Progress(std::string label, std::uint64_t total, bool enabled);
   // A part of `parent`'s work (which may be null: then nothing is counted):
   // it counts `total` units of its own as `share` units of the parent's,
-  // and draws nothing itself. Whatever of the share its units did not
-  // reach is added when it is destroyed, so the parent ends complete
-  // however far the part's estimate of its own work was off.
+  // and draws nothing itself, at most 99% of the share before it ends.
+  // Whatever of the share its units did not reach is added when it is
+  // destroyed, so the parent ends complete however far the part's
+  // estimate of its own work was off, and shows 100% only then.
   Progress(Progress* parent, std::uint64_t share, std::uint64_t total);
   ~Progress();
   Progress(const Progress&) = delete;
