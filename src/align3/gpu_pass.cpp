@@ -2,30 +2,26 @@
 // without it, the pass says so.
 #include "align3/cuda/gpu_pass.hpp"
 
-#include <mutex>
-
 #include "core/build.hpp"
 #include "core/error.hpp"
+#include "core/locked.hpp"
 
 namespace gdp::align3 {
 
 namespace {
 
-std::mutex stats_mutex;
-GpuStats stats;
+Locked<GpuStats> stats;
 
 }  // namespace
 
 void add_gpu_stats(int passes, double kernel_seconds) {
-  const std::lock_guard lock(stats_mutex);
-  stats.passes += passes;
-  stats.kernel_seconds += kernel_seconds;
+  stats.update([&](GpuStats& s) {
+    s.passes += passes;
+    s.kernel_seconds += kernel_seconds;
+  });
 }
 
-GpuStats gpu_stats() {
-  const std::lock_guard lock(stats_mutex);
-  return stats;
-}
+GpuStats gpu_stats() { return stats.get(); }
 
 LayerPass gpu_layer_pass(const ScoringScheme& scheme, int gap, int device) {
   if constexpr (have_cuda)

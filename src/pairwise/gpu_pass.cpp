@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <mutex>
 
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
@@ -17,20 +16,12 @@
 
 namespace gdp::pairwise {
 
-GpuStats& gpu_stats_counters() {
-  static GpuStats s;
+Locked<GpuStats>& gpu_stats_counters() {
+  static Locked<GpuStats> s;
   return s;
 }
 
-std::mutex& gpu_stats_mutex() {
-  static std::mutex m;
-  return m;
-}
-
-GpuStats gpu_stats() {
-  std::lock_guard lock(gpu_stats_mutex());
-  return gpu_stats_counters();
-}
+GpuStats gpu_stats() { return gpu_stats_counters().get(); }
 
 PassResult score_pass_gpu(Residues q, Residues t, const ScoringScheme& scheme, const Shape& shape, int device,
                           LastRow last_row, GpuTuning tuning, Progress* progress, const PassCheckpoint* checkpoint) {

@@ -3,35 +3,32 @@
 #include "syntenic/cuda/gpu_pass.hpp"
 
 #include <algorithm>
-#include <mutex>
 
 #include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include "core/build.hpp"
 #include "core/error.hpp"
+#include "core/locked.hpp"
 #include "pairwise/cuda/gpu_pass.hpp"
 
 namespace gdp::syntenic {
 
 namespace {
 
-std::mutex stats_mutex;
-GpuStats stats;
+Locked<GpuStats> stats;
 
 }  // namespace
 
 void add_gpu_stats(int passes, double kernel_seconds, std::size_t memory_bytes) {
-  const std::lock_guard lock(stats_mutex);
-  stats.passes += passes;
-  stats.kernel_seconds += kernel_seconds;
-  stats.peak_memory_bytes = std::max(stats.peak_memory_bytes, memory_bytes);
+  stats.update([&](GpuStats& s) {
+    s.passes += passes;
+    s.kernel_seconds += kernel_seconds;
+    s.peak_memory_bytes = std::max(s.peak_memory_bytes, memory_bytes);
+  });
 }
 
-GpuStats gpu_stats() {
-  const std::lock_guard lock(stats_mutex);
-  return stats;
-}
+GpuStats gpu_stats() { return stats.get(); }
 
 LastCell score_pass_gpu(Residues a, Residues b, const ScoringScheme& scheme, const Costs& costs, int device,
                         const pairwise::GpuTuning& tuning, Progress* progress) {

@@ -5,11 +5,11 @@
 // so the engine's other files need no nvcc. The entry points are defined in
 // gpu_pass.cpp, which says so where the build has no CUDA; the functions
 // they call are the .cu files'.
-#include <mutex>
 #include <cstdint>
 #include <optional>
 #include <vector>
 
+#include "core/locked.hpp"
 #include "core/scoring.hpp"
 #include "pairwise/cpu/passes.hpp"
 #include "pairwise/pairwise.hpp"
@@ -130,15 +130,12 @@ std::optional<Alignment> chunked_alignment(Residues q, Residues t, const Scoring
 // align_gpu_chunked_part (chunked_traceback.cu).
 std::optional<PartStart> chunked_part(const Part& part, const ScoringScheme& scheme, int device, std::int64_t max_bytes,
                                       Progress* progress, Cigar& cigar, const GpuTuning& tuning);
-// The counters gpu_stats() reports, for the .cu files to add to, and their
-// lock, which count_gpu_stats takes: a split's parts run passes on several
-// threads.
-GpuStats& gpu_stats_counters();
-std::mutex& gpu_stats_mutex();
+// The counters gpu_stats() reports, for the .cu files to add to through
+// count_gpu_stats: a split's parts run passes on several threads.
+Locked<GpuStats>& gpu_stats_counters();
 template <class Count>
 void count_gpu_stats(Count&& count) {
-  std::lock_guard lock(gpu_stats_mutex());
-  count(gpu_stats_counters());
+  gpu_stats_counters().update(count);
 }
 // Adds to gpu_stats()'s kernel seconds (and traceback seconds).
 void add_gpu_kernel_time(double seconds, bool traceback);
