@@ -16,10 +16,13 @@
 // bits, whose borders are cells of the same recurrence with minus infinity
 // outside the matrix.
 #include <algorithm>
+#include <functional>
 #include <future>
+#include <memory>
 #include <vector>
 
 #include "core/progress.hpp"
+#include "core/worker_thread.hpp"
 #include "syntenic/cpu/passes.hpp"
 #include "syntenic/cuda/gpu_pass.hpp"
 
@@ -86,7 +89,14 @@ int value_of(const Down& x, Exit exit, const Costs& c) {
 class Aligner {
  public:
   Aligner(const ScoringScheme& scheme, const Costs& c, const Options& o, std::int64_t base_cells)
-      : scheme_(scheme), c_(c), o_(o), base_cells_(base_cells), progress_(o.progress) {}
+      : scheme_(scheme), c_(c), o_(o), base_cells_(base_cells), progress_(o.progress) {
+    // The second GPU's passes on one thread for the whole alignment: its
+    // device memory (thread_device_local) kept from one pass to the next.
+    if (o.devices.size() > 1)
+      second_ = std::make_unique<WorkerThread<std::function<void()>>>([](auto& passes) {
+        for (auto& pass : passes) pass();
+      });
+  }
 
   // Appends the steps of an optimal path through a x b, entered and left
   // as asked; returns its score.
@@ -97,13 +107,28 @@ class Aligner {
     const std::vector<std::uint8_t> ra = reverse_of(a.subspan(static_cast<std::size_t>(mid))), rb = reverse_of(b);
     const auto pass = [&](Residues x, Residues y, Entry e, int device) { return last_row(x, y, scheme_, c_, e, o_, device); };
     std::vector<Down> forward, backward;
-    if (o_.devices.size() > 1 && on_gpu(m - mid, n, o_)) {
-      auto later = std::async(std::launch::async, pass, Residues(ra), Residues(rb), reversed(exit), o_.devices[1]);
-      forward = pass(a.first(static_cast<std::size_t>(mid)), b, entry, o_.devices[0]);
-      backward = later.get();
+    const int first = o_.devices.empty() ? o_.device : o_.devices[0];
+    if (second_ && on_gpu(m - mid, n, o_)) {
+      std::promise<void> done;
+      second_->push([&] {
+        try {
+          backward = pass(ra, rb, reversed(exit), o_.devices[1]);
+          done.set_value();
+        } catch (...) {
+          done.set_exception(std::current_exception());
+        }
+      });
+      std::exception_ptr failure;
+      try {
+        forward = pass(a.first(static_cast<std::size_t>(mid)), b, entry, first);
+      } catch (...) {
+        failure = std::current_exception();
+      }
+      done.get_future().get();  // the backward pass ends (or throws) before the forward one's failure is passed on
+      if (failure) std::rethrow_exception(failure);
     } else {
-      forward = pass(a.first(static_cast<std::size_t>(mid)), b, entry, o_.device);
-      backward = pass(ra, rb, reversed(exit), o_.device);
+      forward = pass(a.first(static_cast<std::size_t>(mid)), b, entry, first);
+      backward = pass(ra, rb, reversed(exit), first);
     }
 
     const int alpha = c_.open_extend - c_.extend;
@@ -171,6 +196,7 @@ class Aligner {
   const Options& o_;
   std::int64_t base_cells_;
   Progress* progress_;
+  std::unique_ptr<WorkerThread<std::function<void()>>> second_;  // with two GPUs or more
 };
 
 }  // namespace
