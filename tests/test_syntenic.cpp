@@ -352,6 +352,43 @@ TEST_CASE("syntenic: the linear-space alignment equals the oracle on larger rand
   }
 }
 
+TEST_CASE("syntenic: the linear-space alignment on several threads, its small parts side by side, is one thread's", "[syntenic]") {
+  // Pairs over the tiles' 4e6 cells: the first divisions run on the
+  // threads' tiles, the parts below them are set aside and aligned side by
+  // side, and their steps and scores joined in the path's order.
+  std::mt19937 rng(67);
+  const ScoringScheme s = test::dna_scheme();
+  for (const auto& [m, junk] : std::vector<std::pair<std::size_t, std::size_t>>{{2100, 300}, {3000, 900}, {4500, 0}}) {
+    Seq a = test::random_ranks(rng, m, 4);
+    Seq b = test::mutate(rng, a, 4, 0.08);
+    const Seq stretch = test::random_ranks(rng, junk, 4);
+    b.insert(b.begin() + static_cast<std::ptrdiff_t>(b.size() / 3), stretch.begin(), stretch.end());
+    for (const Ends ends : {Ends::charged, Ends::plain}) {
+      syntenic::Options one = options_of(40, ends);
+      const syntenic::Costs c = syntenic::costs_of(s, one);
+      const syntenic::Alignment want = syntenic::align_linear(a, b, s, c, one);
+      for (const int threads : {2, 5}) {
+        syntenic::Options many = one;
+        many.backend = syntenic::Backend::cpu_openmp, many.threads = threads;
+        const syntenic::Alignment got = syntenic::align_linear(a, b, s, c, many);
+        INFO(a.size() << " x " << b.size() << ", " << threads << " threads");
+        const syntenic::LastCell last = syntenic::score_scalar(a, b, s, c);
+        REQUIRE(got.score == syntenic::final_score(c, last.s, last.h));
+        REQUIRE(got.score == want.score);
+        REQUIRE(syntenic::rescore(got, a, b, s, many) == got.score);
+        REQUIRE(got.regions.size() == want.regions.size());
+        for (std::size_t r = 0; r < got.regions.size(); ++r) {
+          const syntenic::Region &x = got.regions[r], &y = want.regions[r];
+          REQUIRE(x.block == y.block);
+          REQUIRE(x.query_begin == y.query_begin);
+          REQUIRE(x.target_end == y.target_end);
+          REQUIRE(pairwise::cigar_string(x.cigar) == pairwise::cigar_string(y.cigar));
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("syntenic: every entry's borders, swept by the OpenMP tiles, equal the scalar sweep", "[syntenic]") {
   std::mt19937 rng(66);
   const ScoringScheme s = test::dna_scheme();

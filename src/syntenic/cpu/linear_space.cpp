@@ -12,7 +12,11 @@
 //   a block crosses:            H forward + H backward + d (charged once).
 // The two halves are aligned the same way, left in and entered by the
 // crossing's state. With two GPUs or more (Options::devices), the forward
-// pass runs on the first and the backward pass on the second, side by side. Small parts go through a full matrix of direction
+// pass runs on the first and the backward pass on the second, side by side.
+// On several CPU threads, the parts small enough for one thread are set
+// aside as the division reaches them, in the path's order, and aligned
+// side by side once it is done; their steps join in that order, and their
+// scores add up to the alignment's. Small parts go through a full matrix of direction
 // bits, whose borders are cells of the same recurrence with minus infinity
 // outside the matrix.
 #include <algorithm>
@@ -21,6 +25,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/parallel_for.hpp"
 #include "core/progress.hpp"
 #include "core/worker_thread.hpp"
 #include "syntenic/cpu/passes.hpp"
@@ -47,6 +52,10 @@ bool on_gpu(std::int64_t m, std::int64_t n, const Options& o) {
   return o.backend == Backend::gpu && m * n >= o.min_gpu_cells;
 }
 
+// Parts of at least this many cells that are not for the GPU take the CPU
+// threads' tiles; smaller ones one thread.
+constexpr std::int64_t kTiledCells = 4'000'000;
+
 // S, D, H of the part's last row, entered by `entry`: on the GPU `device`
 // where the part is large enough and the options have one, else on the
 // CPU threads. Its cells are added to o.progress, if set.
@@ -56,7 +65,7 @@ std::vector<Down> last_row(Residues a, Residues b, const ScoringScheme& scheme, 
   const std::int64_t cells = static_cast<std::int64_t>(a.size()) * static_cast<std::int64_t>(b.size());
   if (on_gpu(static_cast<std::int64_t>(a.size()), static_cast<std::int64_t>(b.size()), o))
     return last_row_gpu(a, b, scheme, c, borders, device, o.tuning, o.progress);
-  if (o.backend != Backend::cpu_scalar && o.threads > 1 && cells >= 4'000'000)
+  if (o.backend != Backend::cpu_scalar && o.threads > 1 && cells >= kTiledCells)
     return last_row_tiled(a, b, scheme, c, borders, o.threads, o.progress);
   std::vector<Down> row = borders.top;
   for (std::size_t i = 1; i <= a.size(); ++i) {
@@ -98,10 +107,39 @@ class Aligner {
       });
   }
 
+  // The steps of an optimal path through a and b, entered and left as
+  // asked, and its score.
+  int align_whole(Residues a, Residues b, Entry entry, Exit exit) {
+    const int score = align(a, b, entry, exit);
+    if (set_aside_.empty()) return score;
+    parallel_for(static_cast<std::int64_t>(set_aside_.size()), o_.threads, [&](std::int64_t k) {
+      Part& part = set_aside_[static_cast<std::size_t>(k)];
+      Options one = o_;
+      one.backend = Backend::cpu_scalar, one.threads = 1, one.devices.clear();
+      Aligner alone(scheme_, c_, one, base_cells_);
+      part.score = alone.align(part.a, part.b, part.entry, part.exit);
+      part.steps = std::move(alone.steps);
+    });
+    int total = score;  // the parts not set aside add nothing of their own
+    for (Part& part : set_aside_) {
+      total += part.score;
+      steps.insert(steps.end(), part.steps.begin(), part.steps.end());
+    }
+    return total;
+  }
+
+  std::vector<Step> steps;
+
+ private:
   // Appends the steps of an optimal path through a x b, entered and left
-  // as asked; returns its score.
+  // as asked, and returns its score; or sets the part aside (its steps and
+  // score come from align_whole).
   int align(Residues a, Residues b, Entry entry, Exit exit) {
     const std::int64_t m = static_cast<std::int64_t>(a.size()), n = static_cast<std::int64_t>(b.size());
+    if (o_.threads > 1 && !on_gpu(m, n, o_) && m * n < kTiledCells) {
+      set_aside_.push_back({a, b, entry, exit, 0, {}});
+      return 0;
+    }
     if (m <= 1 || (m + 1) * (n + 1) <= base_cells_) return full_matrix(a, b, entry, exit);
     const std::int64_t mid = m / 2;
     const std::vector<std::uint8_t> ra = reverse_of(a.subspan(static_cast<std::size_t>(mid))), rb = reverse_of(b);
@@ -152,9 +190,6 @@ class Aligner {
     return top + align(a.subspan(i), b.subspan(j), resume, exit);
   }
 
-  std::vector<Step> steps;
-
- private:
   int full_matrix(Residues a, Residues b, Entry entry, Exit exit) {
     const std::size_t m = a.size(), n = b.size(), w = n + 1;
     std::vector<std::uint8_t> dirs((m + 1) * w);
@@ -197,6 +232,15 @@ class Aligner {
   std::int64_t base_cells_;
   Progress* progress_;
   std::unique_ptr<WorkerThread<std::function<void()>>> second_;  // with two GPUs or more
+  // A part set aside for one CPU thread, and what aligning it gave.
+  struct Part {
+    Residues a, b;
+    Entry entry;
+    Exit exit;
+    int score = 0;
+    std::vector<Step> steps;
+  };
+  std::vector<Part> set_aside_;  // in the path's order
 };
 
 }  // namespace
@@ -211,7 +255,7 @@ Alignment align_linear(Residues a, Residues b, const ScoringScheme& scheme, cons
     return out;
   }
   Aligner aligner(scheme, c, o, base_cells);
-  out.score = aligner.align(a, b, Entry::start, Exit::end);
+  out.score = aligner.align_whole(a, b, Entry::start, Exit::end);
   out.regions = regions_of(aligner.steps, a, b, scheme, c);
   return out;
 }
