@@ -272,6 +272,33 @@ TEST_CASE("syntenic: pairs over several devices, each the alignment one device g
   }
 }
 
+TEST_CASE("syntenic alignment with GPU passes on several threads, its small parts side by side, is one thread's", "[gpu][syntenic]") {
+  // Over the 2^28 cells below which the parts are set aside: the first
+  // divisions run on the GPU from this thread, then the parts go side by
+  // side to the threads, each with its passes on the GPU (or on the CPU,
+  // below 4e6 cells) and its steps joined in the path's order.
+  if (test::skip_without_gpu()) return;
+  std::mt19937 rng(82);
+  const ScoringScheme s = test::dna_scheme();
+  const auto [a, b] = pair_of(rng, 17000, 17500, true);
+  Options one;
+  one.backend = Backend::gpu;
+  const Costs c = costs_of(s, one);
+  const Alignment want = align_linear(a, b, s, c, one);
+  const LastCell last = score_scalar(a, b, s, c);
+  REQUIRE(want.score == final_score(c, last.s, last.h));
+  for (const auto& devices : std::vector<std::vector<int>>{{}, {0, 0}}) {
+    Options many = one;
+    many.threads = 4;
+    many.devices = devices;
+    const Alignment got = align_linear(a, b, s, c, many);
+    INFO(devices.size() << " devices");
+    REQUIRE(got.score == want.score);
+    REQUIRE(rescore(got, a, b, s, many) == got.score);
+    REQUIRE(same_regions(got, want));
+  }
+}
+
 // One long pair over several devices (the places of gdp::test::device_lists:
 // GPU 0 two and three times stands for several GPUs, 0,1 where there are
 // two): the score pass chained over them, its pieces dealt in turn, equals

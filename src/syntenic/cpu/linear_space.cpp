@@ -13,10 +13,10 @@
 // The two halves are aligned the same way, left in and entered by the
 // crossing's state. With two GPUs or more (Options::devices), the forward
 // pass runs on the first and the backward pass on the second, side by side.
-// On several CPU threads, the parts small enough for one thread are set
-// aside as the division reaches them, in the path's order, and aligned
-// side by side once it is done; their steps join in that order, and their
-// scores add up to the alignment's. Small parts go through a full matrix of direction
+// On several threads, the small parts are set aside as the division
+// reaches them, in the path's order, and aligned side by side once it is
+// done, each on one thread (its passes on the GPU where it has one); their
+// steps join in that order, and their scores add up to the alignment's. Small parts go through a full matrix of direction
 // bits, whose borders are cells of the same recurrence with minus infinity
 // outside the matrix.
 #include <algorithm>
@@ -48,13 +48,27 @@ Entry reversed(Exit x) {
   return Entry::clean;
 }
 
+// A part's passes on the GPU from this many cells, where the pair is on
+// the GPU (its context and memory are up already), or from the options'
+// min_gpu_cells where that is less; smaller ones on the CPU.
+constexpr std::int64_t kGpuPartCells = 4'000'000;
+
 bool on_gpu(std::int64_t m, std::int64_t n, const Options& o) {
-  return o.backend == Backend::gpu && m * n >= o.min_gpu_cells;
+  return o.backend == Backend::gpu && m * n >= std::min(o.min_gpu_cells, kGpuPartCells);
 }
 
 // Parts of at least this many cells that are not for the GPU take the CPU
 // threads' tiles; smaller ones one thread.
 constexpr std::int64_t kTiledCells = 4'000'000;
+
+// Parts of fewer cells are set aside for the threads (above): on the CPU,
+// those that one thread aligns faster alone than the tiles do; with the
+// GPU, those whose passes leave most of it idle (a strip a warp, a few
+// hundred strips at most), their kernels then sharing it, each thread's
+// ring of boundary columns a few MiB.
+std::int64_t set_aside_below(const Options& o) {
+  return o.backend == Backend::gpu ? std::int64_t{1} << 28 : kTiledCells;
+}
 
 // S, D, H of the part's last row, entered by `entry`: on the GPU `device`
 // where the part is large enough and the options have one, else on the
@@ -115,7 +129,9 @@ class Aligner {
     parallel_for(static_cast<std::int64_t>(set_aside_.size()), o_.threads, [&](std::int64_t k) {
       Part& part = set_aside_[static_cast<std::size_t>(k)];
       Options one = o_;
-      one.backend = Backend::cpu_scalar, one.threads = 1, one.devices.clear();
+      if (o_.backend != Backend::gpu) one.backend = Backend::cpu_scalar;
+      one.threads = 1, one.devices.clear();
+      if (!o_.devices.empty()) one.device = o_.devices[static_cast<std::size_t>(k) % o_.devices.size()];
       Aligner alone(scheme_, c_, one, base_cells_);
       part.score = alone.align(part.a, part.b, part.entry, part.exit);
       part.steps = std::move(alone.steps);
@@ -136,7 +152,7 @@ class Aligner {
   // score come from align_whole).
   int align(Residues a, Residues b, Entry entry, Exit exit) {
     const std::int64_t m = static_cast<std::int64_t>(a.size()), n = static_cast<std::int64_t>(b.size());
-    if (o_.threads > 1 && !on_gpu(m, n, o_) && m * n < kTiledCells) {
+    if (o_.threads > 1 && m * n < set_aside_below(o_)) {
       set_aside_.push_back({a, b, entry, exit, 0, {}});
       return 0;
     }
