@@ -2,7 +2,9 @@
 # gpu-syntenic (issue 16) in one run: the GPU score pass (the strip engine
 # with the syntenic cell) on 1e5 x 1e6 and 1e5 x 1e7 random DNA, at each of
 # its lane widths; a pair of 220 kbp homologous regions with unrelated
-# stretches and one of 1e5 (score, then the full alignment, end to end);
+# stretches and one of 1e5 (score, then the full alignment, end to end),
+# and a 1e6 region against a mutated copy, aligned (too large for the
+# chunked traceback: the linear-space alignment);
 # and the CPU's
 # OpenMP pass against the oracle's single thread on the same 2e4 x 2e5
 # pair. Kernel time and peak device memory come from the timing report.
@@ -27,6 +29,8 @@ make t2e5.fa random --alphabet dna --length 200000 --seed 52 --name t2e5
 make r220a.fa random --alphabet dna --length 220000 --seed 53 --name region_a
 make h1e5a.fa random --alphabet dna --length 100000 --seed 55 --name h1e5a
 make h1e5b.fa mutate --input "$work/h1e5a.fa" --rate 0.05 --blocks 10 --block-length 2000 --seed 56 --name h1e5b
+make r1e6a.fa random --alphabet dna --length 1000000 --seed 93 --name region
+make r1e6b.fa mutate --input "$work/r1e6a.fa" --rate 0.05 --blocks 20 --block-length 5000 --seed 94 --name copy
 make r220b.fa mutate --input "$work/r220a.fa" --rate 0.05 --blocks 20 --block-length 2000 --seed 54 --name region_b
 
 calc() { awk "BEGIN { print $* }"; }
@@ -76,5 +80,6 @@ align_row() {  # name q t label flags...
 }
 align_row "1e5 x 1e5 homologous" "$work/h1e5a.fa" "$work/h1e5b.fa" "GPU (what it runs on the CPU included)"
 align_row "220k x 220k homologous" "$work/r220a.fa" "$work/r220b.fa" "GPU (what it runs on the CPU included)"
+align_row "1e6 x 1e6 homologous" "$work/r1e6a.fa" "$work/r1e6b.fa" "GPU, linear space (what it runs on the CPU included)"
 echo
 echo "(CPU rows on $threads threads and on 1; the GPU's score rows run the 32-bit strip kernel.)"
